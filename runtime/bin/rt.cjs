@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+"use strict";
+// rt's launcher: refuse Node versions without the APIs rt stands on, then start the CLI bundle.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 15)) {
+  process.stderr.write(
+    `rt: needs Node.js >= 22.15, but \`node\` on PATH is ${process.version} (${process.execPath}).\n` +
+      "Run rt through npm (npx rt, npm scripts), which puts the project's Node first on PATH, or install Node 24.\n",
+  );
+  process.exit(1);
+}
+require("../dist/cli.cjs").main(process.argv.slice(2));

@@ -1,0 +1,37 @@
+// Bundles the CLI into one file (fast startup: one module to load) and writes the "rt" module.
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { build } from "esbuild";
+import { API_MEMBERS } from "./src/api/members.ts";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const outdir = new URL("./dist/", import.meta.url);
+mkdirSync(outdir, { recursive: true });
+
+await build({
+  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node22",
+  // esbuild must stay a package (it finds its binary relative to itself); smol-toml loads on demand.
+  external: ["esbuild", "smol-toml"],
+  define: { RT_VERSION: JSON.stringify(version) },
+  sourcemap: "linked",
+  // jsonc-parser's default entry is a UMD build esbuild cannot follow; its ESM build bundles.
+  mainFields: ["module", "main"],
+  logLevel: "warning",
+});
+
+// The "rt" module is the running program's namespace. The never-executed assignment lets
+// Node's CommonJS export detection see the names, so `import { version } from "rt"` works.
+writeFileSync(
+  new URL("api.cjs", outdir),
+  `"use strict";
+// The "rt" module: the namespace of the program rt is running (the same object as globalThis.rt).
+if (!globalThis.rt) throw new Error('The "rt" module is only available in programs run by rt (rt <file>).');
+module.exports = globalThis.rt;
+0 && (module.exports = { ${API_MEMBERS.join(", ")} });
+`,
+);

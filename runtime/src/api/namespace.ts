@@ -1,0 +1,24 @@
+// The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
+// a getter, so a feature's code loads only when a program first touches it.
+import type { ApiMember } from "./members.js";
+
+declare const RT_VERSION: string;
+
+export interface RtNamespace {
+  readonly version: string;
+  readonly main: string;
+}
+
+export function installNamespace(main: string): RtNamespace {
+  const members: { [K in ApiMember]: () => RtNamespace[K] } = {
+    version: () => RT_VERSION,
+    main: () => main,
+  };
+  const rt = Object.create(null) as RtNamespace;
+  for (const [name, get] of Object.entries(members)) {
+    Object.defineProperty(rt, name, { get, enumerable: true });
+  }
+  Object.defineProperty(rt, Symbol.toStringTag, { value: "rt" });
+  Object.defineProperty(globalThis, "rt", { value: Object.freeze(rt), enumerable: false, writable: false, configurable: false });
+  return rt;
+}

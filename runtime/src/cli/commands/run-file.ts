@@ -1,0 +1,26 @@
+// `rt <file>` and `rt run <file>`.
+import path from "node:path";
+import { ProgramError } from "../../errors.js";
+import { runEntry } from "../entry.js";
+import type { FlagValues } from "../parse.js";
+import { prepareRuntime } from "../prepare.js";
+
+export async function runFile(file: string, args: readonly string[], values: FlagValues): Promise<void> {
+  const keepPath = values["preserve-symlinks-main"] === true;
+  const { loader, resolver } = prepareRuntime(values, file);
+  const entry = keepPath ? file : (resolver.resolvePath(file) ?? file);
+  loader.markEntry(entry, keepPath);
+  process.argv = [process.execPath, entry, ...args];
+  await runEntry(loader, entry);
+}
+
+/** Files with these extensions are run by `rt <name>` even when a script has the same name. */
+export const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
+
+export function moduleNotFound(target: string): ProgramError {
+  return new ProgramError(`Module not found "${target}"`, "ERR_MODULE_NOT_FOUND");
+}
+
+export function isPathLike(target: string): boolean {
+  return target.startsWith("./") || target.startsWith(".\\") || target.startsWith("../") || path.isAbsolute(target);
+}

@@ -1,0 +1,156 @@
+// The one flag table. It drives the argv parser, `rt --help`, the rtfig.toml
+// schema and the language server's completions: add a flag here and nowhere else.
+
+export type FlagType = "boolean" | "string" | "number" | "list";
+
+export const FLAG_GROUPS = {
+  general: "General",
+  workspaces: "Workspaces",
+  runtime: "Runtime & process control",
+  workflow: "Development workflow",
+  debugging: "Debugging",
+  resolution: "Dependency & module resolution",
+  transpilation: "Transpilation & language",
+  networking: "Networking & security",
+  config: "Global configuration",
+} as const;
+export type FlagGroup = keyof typeof FLAG_GROUPS;
+
+/** The feature (and issue) that implements a flag. Only flags of a ready feature are accepted. */
+export type FlagOwner =
+  | "core"
+  | "process"
+  | "scripts"
+  | "secrets"
+  | "inspector"
+  | "diagnostics"
+  | "build"
+  | "networking";
+
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core"]);
+
+export interface FlagSpec {
+  /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
+  readonly name: string;
+  readonly short?: string;
+  readonly type: FlagType;
+  readonly help: string;
+  readonly group: FlagGroup;
+  readonly owner: FlagOwner;
+  /** Shown in help and applied when the flag is absent. */
+  readonly default?: string | number | boolean;
+  /** The only values accepted (string and list flags). */
+  readonly values?: readonly string[];
+  /** Placeholder in help, e.g. `<file>`. */
+  readonly valueName?: string;
+  /** The value may be omitted and then is only given with `=` (`--inspect[=addr]`). */
+  readonly optionalValue?: boolean;
+  /** A number flag's smallest accepted value. */
+  readonly min?: number;
+  /** Setting this flag also sets other flags (`-i` means `--install=fallback`). */
+  readonly implies?: Readonly<Record<string, string | boolean>>;
+}
+
+export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
+export type LoaderName = (typeof LOADERS)[number];
+
+export const FLAGS: readonly FlagSpec[] = [
+  // general
+  { name: "help", short: "h", type: "boolean", group: "general", owner: "core", help: "Print this help and exit" },
+  { name: "version", short: "v", type: "boolean", group: "general", owner: "core", help: "Print rt's version and exit" },
+  { name: "eval", short: "e", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Run <code> as TypeScript (JSX enabled)" },
+  { name: "print", short: "p", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Like --eval, then print the result (promises are awaited)" },
+  { name: "if-present", type: "boolean", group: "general", owner: "scripts", help: "Exit 0 silently when the script or file does not exist" },
+  { name: "silent", type: "boolean", group: "general", owner: "scripts", help: "Don't echo the script's command" },
+  { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", owner: "scripts", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell" },
+  { name: "rt", short: "b", type: "boolean", group: "general", owner: "scripts", help: "Run `node` and node-shebang binaries in scripts on rt" },
+  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "With `rt run` and no name: list the scripts as JSON" },
+  // workspaces
+  { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", owner: "scripts", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)" },
+  { name: "workspaces", type: "boolean", group: "workspaces", owner: "scripts", help: "Run the script in every package of the root's `workspaces` field" },
+  { name: "elide-lines", type: "number", min: 0, default: 10, group: "workspaces", owner: "scripts", help: "Lines of each package's output shown live on a terminal (0 shows all)" },
+  { name: "parallel", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts at once with prefixed output" },
+  { name: "sequential", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts one after another with prefixed output" },
+  { name: "no-exit-on-error", type: "boolean", group: "workspaces", owner: "scripts", help: "With --parallel/--sequential: keep running the others when one fails" },
+  // runtime & process control
+  { name: "smol", type: "boolean", group: "runtime", owner: "process", help: "Use less memory; garbage-collect more often" },
+  { name: "expose-gc", type: "boolean", group: "runtime", owner: "process", help: "Expose gc() on the global object" },
+  { name: "no-deprecation", type: "boolean", group: "runtime", owner: "process", help: "Silence deprecation warnings" },
+  { name: "throw-deprecation", type: "boolean", group: "runtime", owner: "process", help: "Throw on deprecation warnings" },
+  { name: "title", type: "string", valueName: "<title>", group: "runtime", owner: "process", help: "Set the process title" },
+  { name: "zero-fill-buffers", type: "boolean", group: "runtime", owner: "process", help: "Make Buffer.allocUnsafe return zero-filled memory" },
+  { name: "no-addons", type: "boolean", group: "runtime", owner: "process", help: "Refuse native addons (process.dlopen throws; no \"node-addons\" condition)" },
+  { name: "unhandled-rejections", type: "string", values: ["strict", "throw", "warn", "none", "warn-with-error-code"], default: "throw", group: "runtime", owner: "process", help: "What an unhandled promise rejection does" },
+  { name: "console-depth", type: "number", min: 0, default: 2, group: "runtime", owner: "process", help: "Depth of objects printed by console.log" },
+  { name: "preload", short: "r", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Load <module> before the entry (repeatable)" },
+  { name: "require", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload" },
+  { name: "import", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload" },
+  // development workflow
+  { name: "watch", type: "boolean", group: "workflow", owner: "process", help: "Restart the program when a file it loaded changes" },
+  { name: "hot", type: "boolean", group: "workflow", owner: "process", help: "Reload changed modules in place, keeping global state" },
+  { name: "no-clear-screen", type: "boolean", group: "workflow", owner: "process", help: "Don't clear the terminal on --watch/--hot reloads" },
+  // debugging
+  { name: "inspect", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger (Chrome DevTools Protocol over WebSocket)" },
+  { name: "inspect-wait", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and wait for a client before running code" },
+  { name: "inspect-brk", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and pause on the entry's first line" },
+  // dependency & module resolution
+  { name: "install", type: "string", values: ["auto", "fallback", "force"], default: "auto", group: "resolution", owner: "networking", help: "Auto-install missing packages: auto (no node_modules), fallback (missing only), force (always)" },
+  { name: "i", type: "boolean", implies: { install: "fallback" }, group: "resolution", owner: "networking", help: "Same as --install=fallback" },
+  { name: "no-install", type: "boolean", group: "resolution", owner: "networking", help: "Never auto-install packages" },
+  { name: "prefer-offline", type: "boolean", group: "resolution", owner: "networking", help: "Resolve auto-installed packages from the cache without a staleness check" },
+  { name: "prefer-latest", type: "boolean", group: "resolution", owner: "networking", help: "Always check the registry for the latest matching versions" },
+  { name: "conditions", type: "list", valueName: "<name>", group: "resolution", owner: "core", help: "Extra package `exports`/`imports` conditions (repeatable)" },
+  { name: "main-fields", type: "string", valueName: "<a,b>", group: "resolution", owner: "core", help: "package.json fields tried for a package's entry when it has no `exports` (default: main)" },
+  { name: "preserve-symlinks", type: "boolean", group: "resolution", owner: "core", help: "Resolve modules by their symlinked path, not the real path" },
+  { name: "preserve-symlinks-main", type: "boolean", group: "resolution", owner: "core", help: "Keep the entry's symlinked path" },
+  { name: "extension-order", type: "string", valueName: "<.a,.b>", default: ".tsx,.ts,.jsx,.js,.json", group: "resolution", owner: "core", help: "Extensions tried for extensionless imports" },
+  // transpilation & language
+  { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", owner: "core", help: "tsconfig.json to use (default: $cwd/tsconfig.json)" },
+  { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", owner: "core", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'" },
+  { name: "drop", type: "list", valueName: "<name>", group: "transpilation", owner: "core", help: "Remove calls, e.g. --drop=console or --drop=debugger" },
+  { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", owner: "core", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}` },
+  { name: "no-macros", type: "boolean", group: "transpilation", owner: "build", help: "Refuse macro imports (with { type: \"macro\" })" },
+  { name: "jsx-factory", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Function called for JSX elements with the classic runtime (default: React.createElement)" },
+  { name: "jsx-fragment", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Value used for JSX fragments with the classic runtime (default: React.Fragment)" },
+  { name: "jsx-import-source", type: "string", valueName: "<module>", default: "react", group: "transpilation", owner: "core", help: "Module the automatic runtime imports jsx() from" },
+  { name: "jsx-runtime", type: "string", values: ["automatic", "classic"], default: "automatic", group: "transpilation", owner: "core", help: "JSX runtime" },
+  { name: "jsx-side-effects", type: "boolean", group: "transpilation", owner: "core", help: "Treat JSX elements as having side effects (no pure annotations)" },
+  { name: "ignore-dce-annotations", type: "boolean", group: "transpilation", owner: "core", help: "Ignore @__PURE__ and sideEffects annotations" },
+  // networking & security
+  { name: "port", type: "number", min: 0, group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
+  { name: "user-agent", type: "string", valueName: "<ua>", group: "networking", owner: "networking", help: "Default User-Agent for fetch and http" },
+  { name: "fetch-preconnect", type: "list", valueName: "<url>", group: "networking", owner: "networking", help: "Open a connection to <url> while code loads" },
+  { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", owner: "networking", help: "Order of DNS lookup results" },
+  { name: "max-http-header-size", type: "number", min: 1, default: 16384, group: "networking", owner: "networking", help: "Largest accepted HTTP header block in bytes" },
+  { name: "use-system-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the operating system's certificate store" },
+  { name: "use-default-lib-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the TLS library's default certificate store" },
+  { name: "use-bundled-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the bundled Mozilla certificate store (default)" },
+  { name: "sql-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to PostgreSQL ($DATABASE_URL) at startup" },
+  { name: "kvstore-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to Redis/Valkey ($REDIS_URL) at startup" },
+  // global configuration
+  { name: "env-file", type: "list", valueName: "<file>", group: "config", owner: "process", help: "Load environment variables from <file> (repeatable; later files win)" },
+  { name: "no-env-file", type: "boolean", group: "config", owner: "process", help: "Don't load .env, .env.$NODE_ENV and .env.local automatically" },
+  { name: "cwd", type: "string", valueName: "<abs path>", group: "config", owner: "process", help: "Change the working directory before anything resolves" },
+  { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", owner: "process", help: "Config file (default: $cwd/rtfig.toml)" },
+];
+
+/** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */
+export const COMMANDS = {
+  run: { usage: "rt run [flags] <file|script|binary|command> [args...]", help: "Run a file, a package.json script, a project binary or a system command", owner: "core" },
+  build: { usage: "rt build [flags] <entry...>", help: "Bundle for node, browsers or rt", owner: "build" },
+  secrets: { usage: "rt secrets <get|set|delete|list> ...", help: "Manage credentials in the OS credential store", owner: "secrets" },
+} as const satisfies Record<string, { usage: string; help: string; owner: FlagOwner }>;
+export type CommandName = keyof typeof COMMANDS;
+
+const byName = new Map<string, FlagSpec>();
+const byShort = new Map<string, FlagSpec>();
+for (const flag of FLAGS) {
+  byName.set(flag.name, flag);
+  if (flag.short) byShort.set(flag.short, flag);
+}
+export function flagByName(name: string): FlagSpec | undefined {
+  return byName.get(name);
+}
+export function flagByShort(letter: string): FlagSpec | undefined {
+  return byShort.get(letter) ?? (byName.get(letter)?.name.length === 1 ? byName.get(letter) : undefined);
+}

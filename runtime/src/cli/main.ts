@@ -1,0 +1,64 @@
+// rt's command line: parse argv with the flag table, then hand over to one command module.
+import { statSync } from "node:fs";
+import path from "node:path";
+import { ProgramError, UsageError } from "../errors.js";
+import { readPackageJson } from "../loader/resolve.js";
+import { evalCode, printCode, runStdin } from "./commands/eval.js";
+import { RUNNABLE_EXTENSIONS, isPathLike, moduleNotFound, runFile } from "./commands/run-file.js";
+import { helpText } from "./help.js";
+import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
+
+declare const RT_VERSION: string;
+
+export async function main(argv: readonly string[]): Promise<void> {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(argv);
+    assertSupported(parsed);
+    await dispatch(parsed);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`rt: ${error.message}\n`);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    if (error instanceof ProgramError) {
+      process.stderr.write(error.display);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    // An error of the user's program: Node's uncaught-exception path prints it and exits 1.
+    throw error;
+  }
+}
+
+async function dispatch(parsed: ParsedArgs): Promise<void> {
+  const { values, target, args } = parsed;
+  if (values.help) return void process.stdout.write(helpText());
+  if (values.version) return void process.stdout.write(`${RT_VERSION}\n`);
+  if (values.print !== undefined) return printCode(values.print as string, args, values);
+  if (values.eval !== undefined) return evalCode(values.eval as string, args, values);
+  if (target === "-") return runStdin(args, values);
+  if (target === undefined) {
+    if (parsed.command === "run") throw new UsageError("listing package.json scripts (`rt run` with no name) is not supported yet");
+    return void process.stdout.write(helpText());
+  }
+  return runFile(resolveRunTarget(target), args, values);
+}
+
+/** The file `rt <target>` / `rt run <target>` names; package.json scripts are not runnable yet. */
+function resolveRunTarget(target: string): string {
+  const file = path.resolve(target);
+  if (statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+  const pathLike = isPathLike(target) || RUNNABLE_EXTENSIONS.includes(path.extname(target));
+  if (!pathLike) {
+    const scripts = readPackageJson(path.resolve("package.json"))?.scripts;
+    if (scripts && typeof scripts === "object" && target in scripts) {
+      throw new UsageError(`running package.json scripts ("${target}") is not supported yet`);
+    }
+  }
+  for (const ext of RUNNABLE_EXTENSIONS) {
+    if (!pathLike && statSync(file + ext, { throwIfNoEntry: false })?.isFile()) return file + ext;
+  }
+  throw moduleNotFound(target);
+}

@@ -1,0 +1,50 @@
+// Everything a program needs before its first module loads: source maps, the module hooks
+// (with tsconfig, transpile settings and cache) and the `rt` namespace.
+import module from "node:module";
+import path from "node:path";
+import { installNamespace } from "../api/namespace.js";
+import { ModuleLoader } from "../loader/hooks.js";
+import { FileResolver } from "../loader/resolve.js";
+import { TranspileCache } from "../transpile/cache.js";
+import { transpileSettings } from "../transpile/options.js";
+import { loadTsconfig } from "../transpile/tsconfig.js";
+import type { FlagValues } from "./parse.js";
+
+export interface PreparedRuntime {
+  readonly loader: ModuleLoader;
+  readonly resolver: FileResolver;
+}
+
+export function prepareRuntime(values: FlagValues, main: string): PreparedRuntime {
+  const cwd = process.cwd();
+  const tsconfig = loadTsconfig(cwd, values["tsconfig-override"] as string | undefined);
+  const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
+  const resolver = new FileResolver({
+    extensions: commaList(values["extension-order"] as string | undefined) ?? [".tsx", ".ts", ".jsx", ".js", ".json"],
+    mainFields: commaList(values["main-fields"] as string | undefined),
+    preserveSymlinks: values["preserve-symlinks"] === true,
+    tsconfigPaths: tsconfig.paths,
+  });
+  const cache = TranspileCache.fromEnvironment(process.env);
+  const loader = new ModuleLoader({
+    transpile,
+    cache,
+    resolver,
+    conditions: ((values.conditions as string[] | undefined) ?? []).flatMap((c) => c.split(",")).filter(Boolean),
+    apiFile: path.join(__dirname, "api.cjs"),
+  });
+  // Before any module loads, so stacks of transpiled files show original positions.
+  module.setSourceMapsSupport(true, { nodeModules: true, generatedCode: true });
+  loader.install();
+  installNamespace(main);
+  if (cache) process.once("exit", () => cache.pruneIfDue());
+  return { loader, resolver };
+}
+
+function commaList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,183 @@
+// The in-thread module hooks (module.registerHooks) that make `import` and `require` of
+// TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
+import { readFileSync } from "node:fs";
+import { isBuiltin, registerHooks, type LoadHookContext, type ResolveHookContext } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { ProgramError } from "../errors.js";
+import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
+import type { TranspileSettings } from "../transpile/options.js";
+import { transpile, type ScriptLoader } from "../transpile/transpile.js";
+import { assetModule, type AssetLoader } from "./assets.js";
+import { FileResolver, readPackageJson } from "./resolve.js";
+
+export interface LoaderSettings {
+  readonly transpile: TranspileSettings;
+  readonly cache: TranspileCache | undefined;
+  readonly resolver: FileResolver;
+  readonly conditions: readonly string[];
+  /** The file that backs the "rt" module. */
+  readonly apiFile: string;
+}
+
+export interface LoadedModule {
+  readonly format: ModuleFormat | "builtin";
+  readonly source?: string;
+}
+
+const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
+
+export class ModuleLoader {
+  /** Sources that live in memory: stdin and --eval, addressed by a virtual path. */
+  private readonly virtual = new Map<string, { source: string; define?: Record<string, string> }>();
+  /** Per-file defines: the entry sees `import.meta.main` as true. */
+  private readonly defines = new Map<string, Record<string, string>>();
+  /** Paths kept as given (the entry with --preserve-symlinks-main). */
+  private readonly keepPaths = new Set<string>();
+  private readonly packageTypes = new Map<string, string | undefined>();
+
+  constructor(private readonly settings: LoaderSettings) {}
+
+  install(): void {
+    registerHooks({
+      resolve: (specifier, context, nextResolve) => this.resolve(specifier, context, nextResolve),
+      load: (url, context, nextLoad) => this.load(url, context, nextLoad),
+    });
+  }
+
+  addVirtualModule(file: string, source: string): void {
+    this.virtual.set(file, { source });
+  }
+
+  markEntry(file: string, keepPath: boolean): void {
+    this.defines.set(file, { "import.meta.main": "true" });
+    if (keepPath) this.keepPaths.add(file);
+  }
+
+  /** How `file` will load: ES module or CommonJS (transpiling it, through the cache, if needed). */
+  formatOf(file: string): ModuleFormat | undefined {
+    const loader = this.loaderFor(file);
+    if (!loader || !SCRIPT_LOADERS.has(loader)) return undefined;
+    if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return undefined;
+    return this.transpileFile(file, loader as ScriptLoader).format;
+  }
+
+  /** The JavaScript a TypeScript/JSX file (or virtual module) compiles to. */
+  transpiledSource(file: string): string {
+    return this.transpileFile(file, this.loaderFor(file) as ScriptLoader).code;
+  }
+
+  private resolve(
+    specifier: string,
+    context: ResolveHookContext,
+    nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => { url: string; format?: string | null },
+  ) {
+    if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
+    const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
+    const resolver = this.settings.resolver;
+
+    if (isPathSpecifier(specifier)) {
+      const [bare, suffix] = splitSuffix(specifier);
+      const target = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(parentPath ? path.dirname(parentPath) : process.cwd(), bare);
+      if (this.virtual.has(target) || this.keepPaths.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
+      const found = resolver.resolvePath(target);
+      if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
+      throw moduleNotFound(specifier, parentPath);
+    }
+    if (!isBuiltin(specifier) && !specifier.startsWith("#")) {
+      const found =
+        resolver.resolveTsconfigPath(specifier) ?? resolver.resolveMainField(specifier, parentPath ? path.dirname(parentPath) : process.cwd());
+      if (found) return { url: pathToFileURL(found).href, shortCircuit: true };
+    }
+    const conditions = this.settings.conditions.length ? [...context.conditions, ...this.settings.conditions] : context.conditions;
+    try {
+      return nextResolve(specifier, { ...context, conditions });
+    } catch (error) {
+      if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") throw moduleNotFound(specifier, parentPath);
+      throw error;
+    }
+  }
+
+  private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => unknown) {
+    if (!url.startsWith("file:")) return nextLoad(url, context);
+    const file = fileURLToPath(url);
+    const loader = this.loaderFor(file);
+    if (!loader) return nextLoad(url, context);
+    if (SCRIPT_LOADERS.has(loader)) {
+      if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return nextLoad(url, context);
+      const { format, code } = this.transpileFile(file, loader as ScriptLoader);
+      return { format, source: code, shortCircuit: true };
+    }
+    const forRequire = context.conditions?.includes("require") ?? false;
+    // Native JSON keeps `with { type: "json" }` and require() working exactly as in Node.
+    if (loader === "json" && (forRequire || context.importAttributes?.type === "json")) return nextLoad(url, context);
+    const asset = assetModule(file, loader as AssetLoader, forRequire);
+    return { format: asset.format, source: asset.source, shortCircuit: true };
+  }
+
+  private loaderFor(file: string) {
+    if (this.virtual.has(file)) return "tsx";
+    const ext = path.extname(file);
+    return ext ? this.settings.transpile.loaders[ext] : undefined;
+  }
+
+  private transpileFile(file: string, loader: ScriptLoader): { format: ModuleFormat; code: string } {
+    const memory = this.virtual.get(file);
+    const source = memory ? memory.source : readFileSync(file, "utf8");
+    const result = transpile({ file, source, loader, define: this.defines.get(file) }, this.settings.transpile, this.settings.cache);
+    return { format: this.formatFor(file, result.format), code: result.code };
+  }
+
+  /**
+   * The module-format policy: `.mts`/`.mjs` are ES modules and `.cts`/`.cjs` CommonJS; under
+   * `"type": "module"` everything is an ES module; `.js` under `"type": "commonjs"` is CommonJS
+   * (Node's rule); every other file (TypeScript and JSX whatever the type, plain JS without a
+   * type) is an ES module when its syntax says so (import/export/top-level await), else CommonJS.
+   */
+  private formatFor(file: string, syntax: ModuleFormat): ModuleFormat {
+    const ext = path.extname(file);
+    if (ext === ".mts" || ext === ".mjs") return "module";
+    if (ext === ".cts" || ext === ".cjs") return "commonjs";
+    const type = this.packageType(path.dirname(file));
+    if (type === "module") return "module";
+    if (type === "commonjs" && ext === ".js") return "commonjs";
+    return syntax;
+  }
+
+  private packageType(dir: string): string | undefined {
+    if (this.packageTypes.has(dir)) return this.packageTypes.get(dir);
+    const manifest = readPackageJson(path.join(dir, "package.json"));
+    const parent = path.dirname(dir);
+    const type = manifest ? (typeof manifest.type === "string" ? manifest.type : undefined) : parent === dir ? undefined : this.packageType(parent);
+    this.packageTypes.set(dir, type);
+    return type;
+  }
+}
+
+function isPathSpecifier(specifier: string): boolean {
+  return (
+    specifier.startsWith("./") ||
+    specifier.startsWith("../") ||
+    specifier === "." ||
+    specifier === ".." ||
+    specifier.startsWith("file:") ||
+    path.isAbsolute(specifier)
+  );
+}
+
+function splitSuffix(specifier: string): [string, string] {
+  if (specifier.startsWith("file:")) {
+    const url = new URL(specifier);
+    const suffix = url.search + url.hash;
+    url.search = "";
+    url.hash = "";
+    return [url.href, suffix];
+  }
+  const at = specifier.search(/[?#]/);
+  return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
+  const from = parentPath ?? process.cwd();
+  return new ProgramError(`Cannot find module '${specifier}' from '${from}'`, "ERR_MODULE_NOT_FOUND");
+}

@@ -1,0 +1,115 @@
+// Content-addressed on-disk cache of transpiled modules. The key covers the source, rt's
+// version and every output-changing option, so entries never go stale; writes are atomic
+// (temp file + rename) so concurrent rt processes can share one directory.
+import { hash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+
+export type ModuleFormat = "module" | "commonjs";
+
+export interface CachedModule {
+  readonly format: ModuleFormat;
+  readonly code: string;
+}
+
+export const CACHE_DIR_ENV = "RT_TRANSPILER_CACHE_PATH";
+export const CACHE_MAX_BYTES_ENV = "RT_TRANSPILER_CACHE_MAX_BYTES";
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+const PRUNE_MARKER = ".last-prune";
+
+export class TranspileCache {
+  private wrote = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Where the cache lives, or undefined when `RT_TRANSPILER_CACHE_PATH` is "" or "0" (disabled). */
+  static fromEnvironment(env: NodeJS.ProcessEnv): TranspileCache | undefined {
+    const configured = env[CACHE_DIR_ENV];
+    if (configured === "" || configured === "0") return undefined;
+    const dir = configured ?? path.join(env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "rt", "transpiler");
+    const max = Number(env[CACHE_MAX_BYTES_ENV]);
+    return new TranspileCache(path.resolve(dir), Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES);
+  }
+
+  static key(parts: readonly string[]): string {
+    return hash("sha256", parts.join("\0"), "hex");
+  }
+
+  get(key: string): CachedModule | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.entryPath(key), "utf8");
+    } catch {
+      return undefined;
+    }
+    const newline = text.indexOf("\n");
+    const format = text.slice(0, newline);
+    if (format !== "module" && format !== "commonjs") return undefined;
+    return { format, code: text.slice(newline + 1) };
+  }
+
+  set(key: string, entry: CachedModule): void {
+    const file = this.entryPath(key);
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(temp, `${entry.format}\n${entry.code}`);
+      renameSync(temp, file);
+      this.wrote = true;
+    } catch {
+      // A read-only or full disk only costs speed: the module was transpiled anyway.
+      rmSync(temp, { force: true });
+    }
+  }
+
+  /** After writing, at most every few minutes: delete the oldest entries while the cache is over its size. */
+  pruneIfDue(now = Date.now()): void {
+    if (!this.wrote) return;
+    const marker = path.join(this.dir, PRUNE_MARKER);
+    try {
+      if (now - statSync(marker).mtimeMs < PRUNE_INTERVAL_MS) return;
+    } catch {
+      // no marker yet: prune now
+    }
+    try {
+      writeFileSync(marker, "");
+      utimesSync(marker, now / 1000, now / 1000);
+      this.prune();
+    } catch {
+      // pruning is best effort
+    }
+  }
+
+  private prune(): void {
+    const entries: { file: string; size: number; mtime: number }[] = [];
+    let total = 0;
+    for (const shard of readdirSync(this.dir)) {
+      if (shard === PRUNE_MARKER) continue;
+      const shardDir = path.join(this.dir, shard);
+      for (const name of readdirSync(shardDir)) {
+        const file = path.join(shardDir, name);
+        const stat = statSync(file, { throwIfNoEntry: false });
+        if (!stat) continue;
+        entries.push({ file, size: stat.size, mtime: stat.mtimeMs });
+        total += stat.size;
+      }
+    }
+    if (total <= this.maxBytes) return;
+    entries.sort((a, b) => a.mtime - b.mtime);
+    const target = this.maxBytes * 0.8;
+    for (const entry of entries) {
+      if (total <= target) break;
+      rmSync(entry.file, { force: true });
+      total -= entry.size;
+    }
+  }
+
+  private entryPath(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), key.slice(2));
+  }
+}

@@ -1,0 +1,122 @@
+// The one mapping from rt's transpilation flags (and tsconfig.json) to esbuild options,
+// shared by the runtime loader and `rt build`.
+import type { TransformOptions } from "esbuild";
+import { LOADERS, type LoaderName } from "../cli/flags.js";
+import type { FlagValues } from "../cli/parse.js";
+import { UsageError } from "../errors.js";
+import type { Tsconfig } from "./tsconfig.js";
+
+export interface TranspileSettings {
+  /** esbuild options common to every file (no loader, no file name). */
+  readonly esbuild: Readonly<TransformOptions>;
+  /** Extension (with dot) → loader, defaults merged with `--loader`. */
+  readonly loaders: Readonly<Record<string, LoaderName>>;
+  /** True when plain JavaScript must go through esbuild too (a define or drop applies to it). */
+  readonly transformsJavaScript: boolean;
+  /** Identifies every option that changes the output: part of the cache key. */
+  readonly fingerprint: string;
+}
+
+export const DEFAULT_LOADERS: Readonly<Record<string, LoaderName>> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".jsx": "jsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".json": "json",
+  ".toml": "toml",
+  ".txt": "text",
+};
+
+const DROPPABLE = ["console", "debugger"] as const;
+
+export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEnv: string | undefined): TranspileSettings {
+  const compilerOptions = tsconfig.compilerOptions;
+  const tsJsx = compilerOptions.jsx;
+  const runtime = (values["jsx-runtime"] as string | undefined) ?? (tsJsx === "react" ? "classic" : "automatic");
+  const define = parseDefines((values.define as string[] | undefined) ?? []);
+  const drop = parseDrops((values.drop as string[] | undefined) ?? []);
+  const esbuild: TransformOptions = {
+    target: `node${process.versions.node.split(".")[0]}`,
+    platform: "node",
+    sourcemap: "inline",
+    sourcesContent: true,
+    define,
+    drop,
+    jsx: runtime === "classic" ? "transform" : "automatic",
+    jsxDev: runtime !== "classic" && (tsJsx === "react-jsxdev" || (tsJsx !== "react-jsx" && nodeEnv !== "production")),
+    jsxFactory: str(values["jsx-factory"]) ?? str(compilerOptions.jsxFactory),
+    jsxFragment: str(values["jsx-fragment"]) ?? str(compilerOptions.jsxFragmentFactory),
+    jsxImportSource: str(values["jsx-import-source"]) ?? str(compilerOptions.jsxImportSource) ?? "react",
+    jsxSideEffects: values["jsx-side-effects"] === true,
+    ignoreAnnotations: values["ignore-dce-annotations"] === true,
+    tsconfigRaw: { compilerOptions: stripJsx(compilerOptions) },
+  };
+  const loaders = { ...DEFAULT_LOADERS, ...parseLoaders((values.loader as string[] | undefined) ?? []) };
+  return {
+    esbuild,
+    loaders,
+    transformsJavaScript: Object.keys(define).length > 0 || drop.length > 0,
+    fingerprint: JSON.stringify([esbuild, loaders]),
+  };
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+// The JSX mode comes from rt's own jsx options above, which already folded tsconfig's in.
+function stripJsx(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { jsx: _jsx, jsxFactory: _f, jsxFragmentFactory: _ff, jsxImportSource: _s, ...rest } = options;
+  return rest;
+}
+
+function parseDefines(entries: readonly string[]): Record<string, string> {
+  const define: Record<string, string> = {};
+  for (const entry of entries) {
+    const colon = entry.indexOf(":");
+    if (colon <= 0) throw new UsageError(`invalid --define "${entry}": expected KEY:VALUE, e.g. --define process.env.MODE:'"prod"'`);
+    const key = entry.slice(0, colon);
+    const raw = entry.slice(colon + 1);
+    if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(key)) {
+      throw new UsageError(`invalid --define key "${key}": expected an identifier or a dotted name like process.env.MODE`);
+    }
+    try {
+      define[key] = JSON.stringify(JSON.parse(raw));
+    } catch {
+      throw new UsageError(
+        `invalid --define value for ${key}: ${JSON.stringify(raw)} is not JSON (a string needs its own quotes: ${key}:'"${raw}"')`,
+      );
+    }
+  }
+  return define;
+}
+
+function parseDrops(entries: readonly string[]): ("console" | "debugger")[] {
+  return entries.flatMap((entry) => entry.split(",")).map((name) => {
+    if (!(DROPPABLE as readonly string[]).includes(name)) {
+      throw new UsageError(`invalid value "${name}" for --drop; valid values: ${DROPPABLE.join(", ")}`);
+    }
+    return name as "console" | "debugger";
+  });
+}
+
+function parseLoaders(entries: readonly string[]): Record<string, LoaderName> {
+  const loaders: Record<string, LoaderName> = {};
+  for (const entry of entries) {
+    const colon = entry.lastIndexOf(":");
+    const ext = entry.slice(0, colon);
+    const loader = entry.slice(colon + 1);
+    if (colon <= 0 || !/^\.[\w.-]+$/.test(ext)) {
+      throw new UsageError(`invalid --loader "${entry}": expected .ext:loader, e.g. --loader .js:jsx`);
+    }
+    if (!(LOADERS as readonly string[]).includes(loader)) {
+      throw new UsageError(`invalid loader "${loader}" in --loader ${entry}; valid loaders: ${LOADERS.join(", ")}`);
+    }
+    loaders[ext] = loader as LoaderName;
+  }
+  return loaders;
+}

@@ -1,0 +1,117 @@
+// Source → JavaScript through esbuild, behind the content-addressed cache. esbuild is only
+// loaded on a cache miss: a warm start never pays for it.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { compileFunction } from "node:vm";
+import type { Message, TransformOptions } from "esbuild";
+import { ProgramError } from "../errors.js";
+import { codeFrame } from "../text.js";
+import { TranspileCache, type CachedModule, type ModuleFormat } from "./cache.js";
+import type { TranspileSettings } from "./options.js";
+
+declare const RT_VERSION: string;
+
+export type ScriptLoader = "js" | "jsx" | "ts" | "tsx";
+
+export interface TranspileRequest {
+  /** Absolute path (or virtual path such as `<cwd>/[eval]`), used for messages and the source map. */
+  readonly file: string;
+  readonly source: string;
+  readonly loader: ScriptLoader;
+  /** Extra defines for this file only (e.g. `import.meta.main` for the entry). */
+  readonly define?: Readonly<Record<string, string>>;
+}
+
+/** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
+export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
+  const key = cache
+    ? TranspileCache.key([RT_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {}), request.source])
+    : "";
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const code = runEsbuild(request, settings.esbuild);
+  const entry: CachedModule = { format: syntaxFormat(code), code };
+  cache?.set(key, entry);
+  return entry;
+}
+
+function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>): string {
+  const options: TransformOptions = {
+    ...base,
+    loader: request.loader,
+    sourcefile: path.basename(request.file),
+    define: request.define ? { ...base.define, ...request.define } : base.define,
+  };
+  try {
+    return esbuild().transformSync(request.source, options).code;
+  } catch (error) {
+    const first = (error as { errors?: Message[] }).errors?.[0];
+    if (!first) throw error;
+    const display = formatEsbuildMessage(request.file, first);
+    throw new ProgramError(display.split("\n")[0]!, "ERR_TRANSPILE", display);
+  }
+}
+
+function formatEsbuildMessage(file: string, message: Message): string {
+  const location = message.location;
+  if (!location) return `${displayPath(file)}: error: ${message.text}\n`;
+  const column = location.column + 1;
+  return codeFrame(`${displayPath(file)}:${location.line}:${column}`, `error: ${message.text}`, location.lineText, column);
+}
+
+/** Paths under the working directory are shown relative to it, like a compiler does. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
+}
+
+// Node's own module-syntax detection rule: code that fails to compile as CommonJS only
+// because of ESM syntax (import/export, import.meta, top-level await) is a module.
+const ESM_ONLY_ERRORS = [
+  "Cannot use import statement outside a module",
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+  "await is only valid in async functions and the top level bodies of modules",
+];
+
+function syntaxFormat(code: string): ModuleFormat {
+  try {
+    compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
+    return "commonjs";
+  } catch (error) {
+    const message = (error as Error).message;
+    return ESM_ONLY_ERRORS.some((text) => message.includes(text)) ? "module" : "commonjs";
+  }
+}
+
+// esbuild's worker-thread service costs ~50–75 ms to start but ~1 ms a call; a spawned esbuild
+// process costs ~10 ms a call. Small programs miss the cache for a handful of files, so the
+// first calls spawn and only a larger miss streak starts the service.
+const SPAWNED_CALLS = 4;
+let calls = 0;
+let spawning: typeof import("esbuild") | undefined;
+let service: typeof import("esbuild") | undefined;
+
+function esbuild(): typeof import("esbuild") {
+  calls++;
+  const require = createRequire(__filename);
+  if (calls <= SPAWNED_CALLS) {
+    if (!spawning) {
+      const saved = process.env.ESBUILD_WORKER_THREADS;
+      process.env.ESBUILD_WORKER_THREADS = "0";
+      try {
+        spawning = require("esbuild") as typeof import("esbuild");
+      } finally {
+        if (saved === undefined) delete process.env.ESBUILD_WORKER_THREADS;
+        else process.env.ESBUILD_WORKER_THREADS = saved;
+      }
+    }
+    return spawning;
+  }
+  if (!service) {
+    // A second instance of the package, evaluated without the variable, uses the worker service.
+    delete require.cache[require.resolve("esbuild")];
+    service = require("esbuild") as typeof import("esbuild");
+  }
+  return service;
+}
