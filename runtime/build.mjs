@@ -15,12 +15,12 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node22",
-  // esbuild must stay a package (it finds its binary relative to itself); smol-toml loads on demand.
-  external: ["esbuild", "smol-toml"],
+  // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
+  // cache miss (it must stay a package anyway: it finds its binary relative to itself),
+  // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML.
+  external: ["esbuild", "jsonc-parser", "smol-toml"],
   define: { RT_VERSION: JSON.stringify(version) },
   sourcemap: "linked",
-  // jsonc-parser's default entry is a UMD build esbuild cannot follow; its ESM build bundles.
-  mainFields: ["module", "main"],
   logLevel: "warning",
 });
 

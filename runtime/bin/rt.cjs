@@ -9,4 +9,6 @@ if (major < 22 || (major === 22 && minor < 15)) {
   );
   process.exit(1);
 }
+// V8's code cache for rt's own bundle and the modules it loads (Node's default location).
+require("node:module").enableCompileCache();
 require("../dist/cli.cjs").main(process.argv.slice(2));

@@ -8,6 +8,11 @@ import { lineColumn } from "../text.js";
 import { displayPath } from "../transpile/transpile.js";
 import type { ModuleFormat } from "../transpile/cache.js";
 
+// The part of the WebAssembly global this module uses (TypeScript's only full typing is in the DOM lib).
+declare const WebAssembly: {
+  Module: { new (bytes: Uint8Array): object; exports(module: object): { name: string }[] };
+};
+
 export type AssetLoader = "json" | "toml" | "text" | "file" | "wasm" | "napi";
 
 export interface AssetModule {
@@ -29,7 +34,7 @@ export function assetModule(file: string, loader: AssetLoader, forRequire: boole
     case "napi":
       return { format: "commonjs", source: `process.dlopen(module, ${pathLiteral});` };
     case "wasm": {
-      const names = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file))).map((e) => e.name);
+      const names = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file))).map((entry) => entry.name);
       const instantiate =
         `const { readFileSync } = require("node:fs");\n` +
         `const wasm = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(${pathLiteral})), {}).exports;\n`;
@@ -69,8 +74,8 @@ function parseJson(file: string): unknown {
     const position = /position (\d+)/.exec((error as Error).message);
     const where = position ? lineColumn(text, Number(position[1])) : undefined;
     const location = where ? `${displayPath(file)}:${where.line}:${where.column}` : displayPath(file);
-    const text = `${location}: error: ${(error as Error).message}`;
-    throw new ProgramError(text, "ERR_INVALID_JSON", `${text}\n`);
+    const message = `${location}: error: ${(error as Error).message}`;
+    throw new ProgramError(message, "ERR_INVALID_JSON", `${message}\n`);
   }
 }
 
@@ -83,7 +88,7 @@ function parseToml(file: string): unknown {
   } catch (error) {
     const { line, column, message } = error as { line?: number; column?: number; message: string };
     const location = line ? `${displayPath(file)}:${line}:${column ?? 1}` : displayPath(file);
-    const text = `${location}: error: ${message.split("\n")[0]}`;
-    throw new ProgramError(text, "ERR_INVALID_TOML", `${text}\n`);
+    const summary = `${location}: error: ${message.split("\n")[0]}`;
+    throw new ProgramError(summary, "ERR_INVALID_TOML", `${summary}\n`);
   }
 }

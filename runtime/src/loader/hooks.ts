@@ -1,7 +1,7 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
 import { readFileSync } from "node:fs";
-import { isBuiltin, registerHooks, type LoadHookContext, type ResolveHookContext } from "node:module";
+import { isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
@@ -35,6 +35,9 @@ export class ModuleLoader {
   /** Paths kept as given (the entry with --preserve-symlinks-main). */
   private readonly keepPaths = new Set<string>();
   private readonly packageTypes = new Map<string, string | undefined>();
+  /** The entry is transpiled once to learn its format; the load hook then takes the result. */
+  private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
+  private transpiling = false;
 
   constructor(private readonly settings: LoaderSettings) {}
 
@@ -59,7 +62,9 @@ export class ModuleLoader {
     const loader = this.loaderFor(file);
     if (!loader || !SCRIPT_LOADERS.has(loader)) return undefined;
     if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return undefined;
-    return this.transpileFile(file, loader as ScriptLoader).format;
+    const result = this.transpileFile(file, loader as ScriptLoader);
+    this.pending.set(file, result);
+    return result.format;
   }
 
   /** The JavaScript a TypeScript/JSX file (or virtual module) compiles to. */
@@ -98,8 +103,9 @@ export class ModuleLoader {
     }
   }
 
-  private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => unknown) {
-    if (!url.startsWith("file:")) return nextLoad(url, context);
+  private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
+    // Modules rt itself loads while transpiling (esbuild's package) are never transformed.
+    if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const file = fileURLToPath(url);
     const loader = this.loaderFor(file);
     if (!loader) return nextLoad(url, context);
@@ -122,9 +128,20 @@ export class ModuleLoader {
   }
 
   private transpileFile(file: string, loader: ScriptLoader): { format: ModuleFormat; code: string } {
+    const pending = this.pending.get(file);
+    if (pending) {
+      this.pending.delete(file);
+      return pending;
+    }
     const memory = this.virtual.get(file);
-    const source = memory ? memory.source : readFileSync(file, "utf8");
-    const result = transpile({ file, source, loader, define: this.defines.get(file) }, this.settings.transpile, this.settings.cache);
+    const source = memory ? Buffer.from(memory.source) : readFileSync(file);
+    this.transpiling = true;
+    let result;
+    try {
+      result = transpile({ file, source, loader, define: this.defines.get(file) }, this.settings.transpile, this.settings.cache);
+    } finally {
+      this.transpiling = false;
+    }
     return { format: this.formatFor(file, result.format), code: result.code };
   }
 

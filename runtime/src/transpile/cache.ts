@@ -1,9 +1,7 @@
 // Content-addressed on-disk cache of transpiled modules. The key covers the source, rt's
 // version and every output-changing option, so entries never go stale; writes are atomic
 // (temp file + rename) so concurrent rt processes can share one directory.
-import { hash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 
 export type ModuleFormat = "module" | "commonjs";
@@ -31,13 +29,9 @@ export class TranspileCache {
   static fromEnvironment(env: NodeJS.ProcessEnv): TranspileCache | undefined {
     const configured = env[CACHE_DIR_ENV];
     if (configured === "" || configured === "0") return undefined;
-    const dir = configured ?? path.join(env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "rt", "transpiler");
+    const dir = configured ?? path.join(cacheRoot(env), "transpiler");
     const max = Number(env[CACHE_MAX_BYTES_ENV]);
     return new TranspileCache(path.resolve(dir), Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES);
-  }
-
-  static key(parts: readonly string[]): string {
-    return hash("sha256", parts.join("\0"), "hex");
   }
 
   get(key: string): CachedModule | undefined {
@@ -112,4 +106,10 @@ export class TranspileCache {
   private entryPath(key: string): string {
     return path.join(this.dir, key.slice(0, 2), key.slice(2));
   }
+}
+
+/** `$XDG_CACHE_HOME/rt` or `~/.cache/rt`: rt's caches (transpiled modules, V8 code cache). */
+export function cacheRoot(env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+  return path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "rt");
 }

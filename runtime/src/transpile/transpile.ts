@@ -2,11 +2,11 @@
 // loaded on a cache miss: a warm start never pays for it.
 import { createRequire } from "node:module";
 import path from "node:path";
-import { compileFunction } from "node:vm";
 import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
 import { codeFrame } from "../text.js";
-import { TranspileCache, type CachedModule, type ModuleFormat } from "./cache.js";
+import type { CachedModule, ModuleFormat, TranspileCache } from "./cache.js";
+import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
 declare const RT_VERSION: string;
@@ -16,7 +16,7 @@ export type ScriptLoader = "js" | "jsx" | "ts" | "tsx";
 export interface TranspileRequest {
   /** Absolute path (or virtual path such as `<cwd>/[eval]`), used for messages and the source map. */
   readonly file: string;
-  readonly source: string;
+  readonly source: Uint8Array;
   readonly loader: ScriptLoader;
   /** Extra defines for this file only (e.g. `import.meta.main` for the entry). */
   readonly define?: Readonly<Record<string, string>>;
@@ -24,9 +24,8 @@ export interface TranspileRequest {
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
-  const key = cache
-    ? TranspileCache.key([RT_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {}), request.source])
-    : "";
+  const seed = [RT_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
+  const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
   const code = runEsbuild(request, settings.esbuild);
@@ -75,6 +74,7 @@ const ESM_ONLY_ERRORS = [
 ];
 
 function syntaxFormat(code: string): ModuleFormat {
+  const { compileFunction } = require("node:vm") as typeof import("node:vm");
   try {
     compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
     return "commonjs";

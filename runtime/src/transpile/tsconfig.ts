@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import { ProgramError, UsageError } from "../errors.js";
 import { lineColumn } from "../text.js";
 
@@ -101,13 +101,15 @@ function resolveExtends(specifier: string, from: string): string {
 /** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */
 export function readJsonc(file: string): Record<string, unknown> {
   const text = readFileSync(file, "utf8");
+  // Loaded on demand: most runs have no tsconfig.json and should not pay for the parser.
+  const { parse, printParseErrorCode } = require("jsonc-parser") as typeof import("jsonc-parser");
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
   if (first) {
     const { line, column } = lineColumn(text, first.offset);
-    const text = `${file}:${line}:${column}: error: ${printParseErrorCode(first.error)}`;
-    throw new ProgramError(text, "ERR_TSCONFIG", `${text}\n`);
+    const message = `${file}:${line}:${column}: error: ${printParseErrorCode(first.error)}`;
+    throw new ProgramError(message, "ERR_TSCONFIG", `${message}\n`);
   }
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

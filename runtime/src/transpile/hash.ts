@@ -1,0 +1,51 @@
+// A fast 64-bit content hash for the transpiler cache key. node:crypto would be the obvious
+// choice, but loading it costs ~6 ms per process (it pulls in streams), more than rt's whole
+// warm-start budget; this reads four bytes per step and costs well under 1 ms for 100 KB.
+// It only has to separate a user's own files, not resist an attacker who can already write them.
+
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+function mix(h: number, k: number, m: number): number {
+  k = Math.imul(k, m);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, C2);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function finish(h: number, length: number): number {
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Hash of `bytes` seeded with `seed` (e.g. a hash of the options), as 16 hex digits. */
+export function hashBytes(bytes: Uint8Array, seed: string): string {
+  let h1 = 0x9747b28c;
+  let h2 = 0x2f6f4a1d;
+  for (let i = 0; i < seed.length; i++) {
+    h1 = mix(h1, seed.charCodeAt(i), C1);
+    h2 = mix(h2, seed.charCodeAt(i), 0x85ebca77);
+  }
+  const words = bytes.length >>> 2;
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const view = new Int32Array(aligned.buffer, aligned.byteOffset, words);
+  for (let i = 0; i < words; i++) {
+    const k = view[i]!;
+    h1 = mix(h1, k, C1);
+    h2 = mix(h2, k, 0x85ebca77);
+  }
+  for (let i = words << 2; i < bytes.length; i++) {
+    h1 = mix(h1, bytes[i]!, C1);
+    h2 = mix(h2, bytes[i]!, 0x85ebca77);
+  }
+  const a = finish(h1, bytes.length);
+  const b = finish(h2 ^ a, bytes.length);
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
