@@ -1,5 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
 "use strict";
+// The `--` stops Node from acting on rt's own flags: Node reads `--env-file` even after the script name.
 // rt's launcher: refuse Node versions without the APIs rt stands on, then start the CLI bundle.
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 15)) {

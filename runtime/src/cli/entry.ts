@@ -8,12 +8,14 @@ interface ModuleInternals {
   runMain(main: string): void;
 }
 
-export async function runEntry(loader: ModuleLoader, file: string): Promise<void> {
+// Returns the import promise rather than awaiting it, so rt's frames stay out of async stack traces.
+export function runEntry(loader: ModuleLoader, file: string): Promise<void> {
   const format = loader.formatOf(file);
   const internals = Module as unknown as ModuleInternals;
-  if (format === "module") await import(pathToFileURL(file).href);
+  if (format === "module") return import(pathToFileURL(file).href).then(() => undefined);
   // isMain: require.main === module, as under `node file.js`.
-  else if (format === "commonjs") internals._load(file, null, true);
+  if (format === "commonjs") internals._load(file, null, true);
   // Plain JavaScript that needs no transform: Node's own main-module logic.
   else internals.runMain(file);
+  return Promise.resolve();
 }

@@ -10,40 +10,50 @@ import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
-export async function main(argv: readonly string[]): Promise<void> {
-  let parsed: ParsedArgs;
+export function main(argv: readonly string[]): void {
+  // Not awaited: an awaiting caller would appear in the async stack trace of every user error.
+  let running: Promise<void>;
   try {
-    parsed = parseArgs(argv);
+    const parsed = parseArgs(argv);
     assertSupported(parsed);
-    await dispatch(parsed);
+    running = dispatch(parsed);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`rt: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    if (error instanceof ProgramError) {
-      process.stderr.write(error.display);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    // An error of the user's program: Node's uncaught-exception path prints it and exits 1.
+    running = Promise.reject(error);
+  }
+  running.catch(reportUserMistake);
+}
+
+/** rt's own errors for user mistakes print without a stack; anything else is the program's own. */
+function reportUserMistake(error: unknown): void {
+  if (error instanceof UsageError) {
+    process.stderr.write(`rt: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else if (error instanceof ProgramError) {
+    process.stderr.write(error.display);
+    process.exitCode = error.exitCode;
+  } else {
+    // Node's uncaught-exception path prints it and exits 1.
     throw error;
   }
 }
 
-async function dispatch(parsed: ParsedArgs): Promise<void> {
+function dispatch(parsed: ParsedArgs): Promise<void> {
   const { values, target, args } = parsed;
-  if (values.help) return void process.stdout.write(helpText());
-  if (values.version) return void process.stdout.write(`${RT_VERSION}\n`);
+  if (values.help) return print(helpText());
+  if (values.version) return print(`${RT_VERSION}\n`);
   if (values.print !== undefined) return printCode(values.print as string, args, values);
   if (values.eval !== undefined) return evalCode(values.eval as string, args, values);
   if (target === "-") return runStdin(args, values);
   if (target === undefined) {
     if (parsed.command === "run") throw new UsageError("listing package.json scripts (`rt run` with no name) is not supported yet");
-    return void process.stdout.write(helpText());
+    return print(helpText());
   }
   return runFile(resolveRunTarget(target), args, values);
+}
+
+function print(text: string): Promise<void> {
+  process.stdout.write(text);
+  return Promise.resolve();
 }
 
 /** The file `rt <target>` / `rt run <target>` names; package.json scripts are not runnable yet. */

@@ -150,8 +150,12 @@ export class ModuleLoader {
    * `"type": "module"` everything is an ES module; `.js` under `"type": "commonjs"` is CommonJS
    * (Node's rule); every other file (TypeScript and JSX whatever the type, plain JS without a
    * type) is an ES module when its syntax says so (import/export/top-level await), else CommonJS.
+   * TypeScript departs from Node here on purpose: `npm init` writes `"type": "commonjs"`, and
+   * TypeScript authors write import/export in such packages expecting it to work.
    */
   private formatFor(file: string, syntax: ModuleFormat): ModuleFormat {
+    // Inline code (--eval, stdin) belongs to no package: only its syntax counts, as in Node.
+    if (this.virtual.has(file)) return syntax;
     const ext = path.extname(file);
     if (ext === ".mts" || ext === ".mjs") return "module";
     if (ext === ".cts" || ext === ".cjs") return "commonjs";

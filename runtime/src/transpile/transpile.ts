@@ -64,23 +64,25 @@ export function displayPath(file: string): string {
   return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
 }
 
-// Node's own module-syntax detection rule: code that fails to compile as CommonJS only
-// because of ESM syntax (import/export, import.meta, top-level await) is a module.
-const ESM_ONLY_ERRORS = [
-  "Cannot use import statement outside a module",
-  "Unexpected token 'export'",
-  "Cannot use 'import.meta' outside a module",
-  "await is only valid in async functions and the top level bodies of modules",
-];
+// Node's module-syntax detection rule: code that fails to compile as CommonJS only because of
+// ESM syntax (import/export, import.meta) or top-level await is a module.
+const ESM_ONLY_ERRORS = ["Cannot use import statement outside a module", "Unexpected token 'export'", "Cannot use 'import.meta' outside a module"];
 
 function syntaxFormat(code: string): ModuleFormat {
-  const { compileFunction } = require("node:vm") as typeof import("node:vm");
+  const vm = require("node:vm") as typeof import("node:vm");
   try {
-    compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
+    vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
     return "commonjs";
   } catch (error) {
-    const message = (error as Error).message;
-    return ESM_ONLY_ERRORS.some((text) => message.includes(text)) ? "module" : "commonjs";
+    if (ESM_ONLY_ERRORS.some((text) => (error as Error).message.includes(text))) return "module";
+  }
+  try {
+    // Compiles as the body of an async function: the error was a top-level await.
+    new vm.Script(`(async function () {\n${code}\n})`);
+    return "module";
+  } catch {
+    // A real syntax error: Node reports it when it loads the module.
+    return "commonjs";
   }
 }
 

@@ -8,25 +8,26 @@ import { runEntry } from "../entry.js";
 import type { FlagValues } from "../parse.js";
 import { prepareRuntime } from "../prepare.js";
 
-export async function evalCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
-  await runInline("[eval]", code, [process.execPath, ...args], values);
+export function evalCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
+  return runInline("[eval]", code, [process.execPath, ...args], values);
 }
 
-export async function runStdin(args: readonly string[], values: FlagValues): Promise<void> {
-  await runInline("[stdin]", readFileSync(0, "utf8"), [process.execPath, "-", ...args], values);
+export function runStdin(args: readonly string[], values: FlagValues): Promise<void> {
+  return runInline("[stdin]", readFileSync(0, "utf8"), [process.execPath, "-", ...args], values);
 }
 
-async function runInline(name: string, code: string, argv: string[], values: FlagValues): Promise<void> {
+// These return the entry's promise instead of awaiting it: see runEntry.
+function runInline(name: string, code: string, argv: string[], values: FlagValues): Promise<void> {
   const file = path.join(process.cwd(), name);
   const { loader } = prepareRuntime(values, file);
   loader.addVirtualModule(file, code);
   loader.markEntry(file, true);
   process.argv = argv;
-  await runEntry(loader, file);
+  return runEntry(loader, file);
 }
 
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
-export async function printCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
+export function printCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
   const file = path.join(process.cwd(), "[eval]");
   const { loader } = prepareRuntime(values, file);
   loader.addVirtualModule(file, code);
@@ -36,10 +37,10 @@ export async function printCode(code: string, args: readonly string[], values: F
   globals.require = createRequire(file);
   globals.__filename = file;
   globals.__dirname = path.dirname(file);
-  let result: unknown = runInThisContext(loader.transpiledSource(file), {
+  const result: unknown = runInThisContext(loader.transpiledSource(file), {
     filename: file,
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (result !== null && typeof (result as PromiseLike<unknown>)?.then === "function") result = await result;
-  console.log(result);
+  // As console.log would show it; a promise is awaited first.
+  return Promise.resolve(result).then((value) => console.log(value));
 }

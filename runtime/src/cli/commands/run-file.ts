@@ -5,13 +5,13 @@ import { runEntry } from "../entry.js";
 import type { FlagValues } from "../parse.js";
 import { prepareRuntime } from "../prepare.js";
 
-export async function runFile(file: string, args: readonly string[], values: FlagValues): Promise<void> {
+export function runFile(file: string, args: readonly string[], values: FlagValues): Promise<void> {
   const keepPath = values["preserve-symlinks-main"] === true;
   const { loader, resolver } = prepareRuntime(values, file);
   const entry = keepPath ? file : (resolver.resolvePath(file) ?? file);
   loader.markEntry(entry, keepPath);
   process.argv = [process.execPath, entry, ...args];
-  await runEntry(loader, entry);
+  return runEntry(loader, entry);
 }
 
 /** Files with these extensions are run by `rt <name>` even when a script has the same name. */

@@ -1,0 +1,51 @@
+// Runs the real `rt` executable as a child process, the way a user would.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const RT_BIN = fileURLToPath(new URL("../bin/rt.cjs", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const FIXTURES = path.join(REPO, "test", "fixtures");
+
+/** A fresh temporary directory, removed when the test ends. */
+export function tempDir(t, prefix = "rt-test-") {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// Every rt() call gets an empty transpiler cache of its own, under one directory removed at exit.
+const CACHE_ROOT = mkdtempSync(path.join(tmpdir(), "rt-cache-"));
+process.on("exit", () => rmSync(CACHE_ROOT, { recursive: true, force: true }));
+let caches = 0;
+
+/**
+ * Runs `rt ...args` and returns { code, signal, stdout, stderr }.
+ * Each call gets its own transpiler cache unless `env.RT_TRANSPILER_CACHE_PATH` is given.
+ */
+export function rt(args, { cwd = process.cwd(), env = {}, input } = {}) {
+  const result = spawnSync(process.execPath, ["--", RT_BIN, ...args], {
+    cwd,
+    input,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: path.join(CACHE_ROOT, String(++caches)), ...env },
+    timeout: 60_000,
+  });
+  if (result.error) throw result.error;
+  return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like rt(), without waiting: for running several rt processes at once. */
+export function rtAsync(args, { cwd = process.cwd(), env = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--", RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
