@@ -17,8 +17,9 @@ await build({
   target: "node22",
   // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
   // cache miss (it must stay a package anyway: it finds its binary relative to itself),
-  // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML.
-  external: ["esbuild", "jsonc-parser", "smol-toml"],
+  // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
+  // trace-mapping when a stack trace needs original positions.
+  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping"],
   define: { RT_VERSION: JSON.stringify(version) },
   sourcemap: "linked",
   logLevel: "warning",

@@ -125,11 +125,35 @@ describe("transpilation flags", () => {
 });
 
 describe("errors point at the original TypeScript", () => {
-  test("an uncaught error's stack shows the .ts line and column", () => {
+  const trailer = `\n\nrt v${version} (Node.js ${process.version}, ${process.platform} ${process.arch})\n`;
+
+  test("an uncaught error shows the original source line, then its stack with .ts lines and columns; exit 1", () => {
     const result = rt(["throws.ts"], { cwd });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /Error: boom at 1,2\n\s+at explode \(.*throws\.ts:7:9\)/);
-    assert.doesNotMatch(result.stderr, /dist\/cli\.cjs/, "no rt frames in the user's stack");
+    const file = path.join(cwd, "throws.ts");
+    assert.ok(result.stderr.startsWith(`${file}:7\n  throw new Error(\`boom at \${point.x},\${point.y}\`);\n        ^\n\nError: boom at 1,2\n    at explode (${file}:7:9)\n    at ${file}:10:1\n`), result.stderr);
+    assert.ok(result.stderr.endsWith(trailer));
+    assert.doesNotMatch(result.stderr, /runtime[/\\](dist|bin)/, "no rt frames in the user's stack");
+  });
+
+  test("the same for a CommonJS module, without rt's frames below it", () => {
+    const result = rt(["throws-cjs.cts"], { cwd });
+    assert.equal(result.code, 1);
+    const file = path.join(cwd, "throws-cjs.cts");
+    assert.ok(result.stderr.startsWith(`${file}:4\n  throw new TypeError(reason);\n        ^\n\nTypeError: cjs failure\n    at fail (${file}:4:9)\n    at Object.<anonymous> (${file}:7:1)\n`), result.stderr);
+    assert.doesNotMatch(result.stderr, /runtime[/\\](dist|bin)/);
+  });
+
+  test("a thrown non-error and an unhandled rejection are reported too; exit 1", () => {
+    const thrown = rt(["-e", "throw 42"], { cwd });
+    assert.deepEqual([thrown.code, thrown.stderr], [1, `42${trailer}`]);
+    const rejected = rt(["-e", "Promise.reject(new RangeError('late'))"], { cwd });
+    assert.equal(rejected.code, 1);
+    assert.match(rejected.stderr, /^.*\[eval\]:1\nPromise\.reject\(new RangeError\('late'\)\)\n {15}\^\n\nRangeError: late\n/);
+  });
+
+  test("a program's own uncaughtException handler still decides", () => {
+    ok(rt(["-e", "process.on('uncaughtException', (e) => console.log('handled', e.message)); throw new Error('x')"], { cwd }), "handled x\n");
   });
 
   test("error.stack inside the program has original positions", () => {

@@ -32,8 +32,11 @@ function reportUserMistake(error: unknown): void {
     process.stderr.write(error.display);
     process.exitCode = error.exitCode;
   } else {
-    // Node's uncaught-exception path prints it and exits 1.
-    throw error;
+    // The program's own error, thrown again outside the promise so that it is an uncaught
+    // exception (not an unhandled rejection), as an error in Node's main module is.
+    process.nextTick(() => {
+      throw error;
+    });
   }
 }
 

@@ -1,8 +1,9 @@
 // Everything a program needs before its first module loads: source maps, the module hooks
 // (with tsconfig, transpile settings and cache) and the `rt` namespace.
-import module from "node:module";
 import path from "node:path";
 import { installNamespace } from "../api/namespace.js";
+import { installStackTraces } from "../diagnostics/stack.js";
+import { installUncaughtReport } from "../diagnostics/uncaught.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
@@ -33,8 +34,9 @@ export function prepareRuntime(values: FlagValues, main: string): PreparedRuntim
     conditions: ((values.conditions as string[] | undefined) ?? []).flatMap((c) => c.split(",")).filter(Boolean),
     apiFile: path.join(__dirname, "api.cjs"),
   });
-  // Before any module loads, so stacks of transpiled files show original positions.
-  module.setSourceMapsSupport(true, { nodeModules: true, generatedCode: true });
+  // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
+  installStackTraces();
+  installUncaughtReport();
   loader.install();
   installNamespace(main);
   if (cache) process.once("exit", () => cache.pruneIfDue());

@@ -8,6 +8,7 @@ import { ProgramError } from "../errors.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
 import { transpile, type ScriptLoader } from "../transpile/transpile.js";
+import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
 
@@ -112,6 +113,7 @@ export class ModuleLoader {
     if (SCRIPT_LOADERS.has(loader)) {
       if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return nextLoad(url, context);
       const { format, code } = this.transpileFile(file, loader as ScriptLoader);
+      registerTranspiled(file, code);
       return { format, source: code, shortCircuit: true };
     }
     const forRequire = context.conditions?.includes("require") ?? false;
