@@ -167,7 +167,6 @@ test("a JSON syntax error (import) is reported as file:line:col: error, without 
 
 test(
   "a JSON syntax error under require() is reported the same way",
-  { todo: "rt bug: require() of malformed JSON goes to Node's loader and prints a SyntaxError with a stack" },
   () => {
     assertReported(rt(["require-json.cts"], { cwd: ERRORS }), JSON_ERROR);
   },
@@ -175,7 +174,6 @@ test(
 
 test(
   'a JSON syntax error under with { type: "json" } is reported the same way',
-  { todo: "rt bug: malformed JSON imported with { type: \"json\" } goes to Node's loader and prints a SyntaxError with a stack" },
   () => {
     assertReported(rt(["import-json-with.ts"], { cwd: ERRORS }), JSON_ERROR);
   },

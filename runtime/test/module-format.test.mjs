@@ -56,7 +56,6 @@ test(".mts is always ESM and .cts always CommonJS", () => {
 
 test(
   "a .cts file may use TypeScript's import/export syntax and still runs as CommonJS",
-  { todo: "rt bug: .cts is not compiled to CommonJS: `import` in a .cts entry throws SyntaxError (Cannot use import statement outside a module)" },
   () => {
     assert.equal(runOk(COMMONJS_PKG, ["cts-import-syntax.cts"]), "cts-import-syntax.cts: cjs\n");
   },
@@ -92,7 +91,6 @@ test("with no type, files are ESM or CommonJS by their syntax", () => {
 
 test(
   "plain .js with ESM syntax and no type runs without warnings, like .ts and .jsx do",
-  { todo: "rt bug (or deliberate Node parity?): Node's MODULE_TYPELESS_PACKAGE_JSON warning is printed for typeless .js with ESM syntax" },
   () => {
     assert.equal(runOk(NO_TYPE, ["esm.js"]), "esm.js: esm\n");
   },

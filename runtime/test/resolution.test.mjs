@@ -72,7 +72,6 @@ test("a directory import loads index.* (in extension order) or package.json main
 
 test(
   'a specifier ending in "/" names the directory, even when a file has the same name',
-  { todo: "rt bug: \"./shadowed/\" resolves to shadowed.ts: path.resolve drops the trailing slash before the file lookup" },
   () => {
     assert.equal(
       runOk(fixture("directories"), ["trailing-slash.ts"]),
@@ -238,7 +237,6 @@ test("a symlinked entry runs under its real path by default", (t) => {
 
 test(
   "rt.main is the path the entry runs under (a symlinked entry's real path)",
-  { todo: "rt bug: rt.main is the symlink path while process.argv[1] and import.meta.filename are the real path" },
   (t) => {
     const dir = symlinkProject(t);
     const out = JSON.parse(runOk(dir, ["link-main.ts"]));
@@ -270,7 +268,6 @@ test("--preserve-symlinks-main with a CommonJS entry: __filename and argv[1] kee
 
 test(
   "--preserve-symlinks alone does not apply to the entry (as in Node)",
-  { todo: "rt bug: --preserve-symlinks keeps the entry's symlink path (argv[1], import.meta.filename, relative imports)" },
   (t) => {
     const dir = symlinkProject(t);
     const real = path.join(dir, "real", "main.ts");
@@ -303,7 +300,6 @@ test("--preserve-symlinks keeps the symlinked paths of relative imports", (t) =>
 
 test(
   "--preserve-symlinks keeps the symlinked path of a package in node_modules",
-  { todo: "rt bug: bare specifiers go to Node's resolver, which is not told about --preserve-symlinks" },
   (t) => {
     const dir = symlinkProject(t);
     const out = JSON.parse(runOk(dir, ["--preserve-symlinks", "app/app.ts"]));

@@ -6,6 +6,7 @@ import { readPackageJson } from "../loader/resolve.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { RUNNABLE_EXTENSIONS, isPathLike, moduleNotFound, runFile } from "./commands/run-file.js";
 import { helpText } from "./help.js";
+import { applyStartupOptions } from "./node-flags.js";
 import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
@@ -16,6 +17,7 @@ export function main(argv: readonly string[]): void {
   try {
     const parsed = parseArgs(argv);
     assertSupported(parsed);
+    applyStartupOptions(parsed.values, argv);
     running = dispatch(parsed);
   } catch (error) {
     running = Promise.reject(error);

@@ -13,10 +13,11 @@ import type { FlagValues } from "./parse.js";
 
 export interface PreparedRuntime {
   readonly loader: ModuleLoader;
-  readonly resolver: FileResolver;
+  /** The entry's path (rt.main), as `locateEntry` found it. */
+  readonly entry: string;
 }
 
-export function prepareRuntime(values: FlagValues, main: string): PreparedRuntime {
+export function prepareRuntime(values: FlagValues, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
   const cwd = process.cwd();
   const tsconfig = loadTsconfig(cwd, values["tsconfig-override"] as string | undefined);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
@@ -38,9 +39,10 @@ export function prepareRuntime(values: FlagValues, main: string): PreparedRuntim
   installStackTraces();
   installUncaughtReport();
   loader.install();
-  installNamespace(main);
+  const entry = locateEntry(resolver);
+  installNamespace(entry);
   if (cache) process.once("exit", () => cache.pruneIfDue());
-  return { loader, resolver };
+  return { loader, entry };
 }
 
 function commaList(value: string | undefined): string[] | undefined {

@@ -66,8 +66,18 @@ function namedExports(names: readonly string[], from: string): string {
   return usable.length ? `export const { ${usable.join(", ")} } = ${from};\n` : "";
 }
 
-function parseJson(file: string): unknown {
+/** The text of a JSON file, after checking that it parses. */
+export function checkedJson(file: string): string {
   const text = readFileSync(file, "utf8");
+  parseJsonText(file, text);
+  return text;
+}
+
+function parseJson(file: string): unknown {
+  return parseJsonText(file, readFileSync(file, "utf8"));
+}
+
+function parseJsonText(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {

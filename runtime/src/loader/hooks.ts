@@ -9,7 +9,7 @@ import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
 import { transpile, type ScriptLoader } from "../transpile/transpile.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
-import { assetModule, type AssetLoader } from "./assets.js";
+import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
 
 export interface LoaderSettings {
@@ -43,6 +43,7 @@ export class ModuleLoader {
   constructor(private readonly settings: LoaderSettings) {}
 
   install(): void {
+    silenceTypelessPackageWarning();
     registerHooks({
       resolve: (specifier, context, nextResolve) => this.resolve(specifier, context, nextResolve),
       load: (url, context, nextLoad) => this.load(url, context, nextLoad),
@@ -84,7 +85,10 @@ export class ModuleLoader {
 
     if (isPathSpecifier(specifier)) {
       const [bare, suffix] = splitSuffix(specifier);
-      const target = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(parentPath ? path.dirname(parentPath) : process.cwd(), bare);
+      const base = parentPath ? path.dirname(parentPath) : process.cwd();
+      const resolved = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(base, bare);
+      // path.resolve drops a trailing slash, which means "the directory, not a file".
+      const target = /[\\/]$/.test(bare) && !resolved.endsWith(path.sep) ? resolved + path.sep : resolved;
       if (this.virtual.has(target) || this.keepPaths.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
       const found = resolver.resolvePath(target);
       if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
@@ -117,8 +121,11 @@ export class ModuleLoader {
       return { format, source: code, shortCircuit: true };
     }
     const forRequire = context.conditions?.includes("require") ?? false;
-    // Native JSON keeps `with { type: "json" }` and require() working exactly as in Node.
-    if (loader === "json" && (forRequire || context.importAttributes?.type === "json")) return nextLoad(url, context);
+    // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
+    // the text is checked first so a syntax error is reported like any other.
+    if (loader === "json" && (forRequire || context.importAttributes?.type === "json")) {
+      return { format: "json", source: checkedJson(file), shortCircuit: true };
+    }
     const asset = assetModule(file, loader as AssetLoader, forRequire);
     return { format: asset.format, source: asset.source, shortCircuit: true };
   }
@@ -203,4 +210,16 @@ function splitSuffix(specifier: string): [string, string] {
 function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
   const from = parentPath ?? process.cwd();
   return new ProgramError(`Cannot find module '${specifier}' from '${from}'`, "ERR_MODULE_NOT_FOUND");
+}
+
+// rt's policy runs a typeless package's .js file by its syntax, silently (see formatFor); Node
+// would warn about the same file each run.
+function silenceTypelessPackageWarning(): void {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
+    const options = rest[0];
+    const code = typeof options === "object" && options !== null ? (options as { code?: string }).code : rest[1];
+    if (code === "MODULE_TYPELESS_PACKAGE_JSON") return;
+    (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
 }

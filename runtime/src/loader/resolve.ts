@@ -31,11 +31,15 @@ function isDirectory(file: string): boolean {
 export class FileResolver {
   constructor(private readonly settings: ResolveSettings) {}
 
-  /** The file an absolute path names, trying extensions, `.js`→`.ts` and directory entries. */
-  resolvePath(target: string): string | undefined {
-    const found = this.asFile(target) ?? this.asDirectory(target);
-    if (!found || this.settings.preserveSymlinks) return found;
-    return realpathSync(found);
+  /**
+   * The file an absolute path names, trying extensions, `.js`→`.ts` and directory entries; a
+   * trailing slash names a directory only. Symlinks resolve to the real path unless kept.
+   */
+  resolvePath(target: string, keepSymlinks = this.settings.preserveSymlinks): string | undefined {
+    const isDirectoryPath = target.endsWith("/") || target.endsWith(path.sep);
+    const found = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
+    if (!found || keepSymlinks) return found;
+    return realpathSync.native(found);
   }
 
   /** tsconfig `paths` (longest matching pattern first), then `baseUrl`. */

@@ -25,6 +25,7 @@ export interface TranspileRequest {
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
   const seed = [RT_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
+  // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
@@ -39,6 +40,8 @@ function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>)
     ...base,
     loader: request.loader,
     sourcefile: path.basename(request.file),
+    // A .cts file's import/export compile to require/exports, as tsc compiles them.
+    format: CommonJsExtensions.has(path.extname(request.file)) ? "cjs" : undefined,
     define: request.define ? { ...base.define, ...request.define } : base.define,
   };
   try {
@@ -50,6 +53,8 @@ function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>)
     throw new ProgramError(display.split("\n")[0]!, "ERR_TRANSPILE", display);
   }
 }
+
+const CommonJsExtensions = new Set([".cts", ".cjs"]);
 
 function formatEsbuildMessage(file: string, message: Message): string {
   const location = message.location;

@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { constants, runInThisContext } from "node:vm";
 import { runEntry } from "../entry.js";
 import type { FlagValues } from "../parse.js";
 import { prepareRuntime } from "../prepare.js";
@@ -19,7 +18,7 @@ export function runStdin(args: readonly string[], values: FlagValues): Promise<v
 // These return the entry's promise instead of awaiting it: see runEntry.
 function runInline(name: string, code: string, argv: string[], values: FlagValues): Promise<void> {
   const file = path.join(process.cwd(), name);
-  const { loader } = prepareRuntime(values, file);
+  const { loader } = prepareRuntime(values, () => file);
   loader.addVirtualModule(file, code);
   loader.markEntry(file, true);
   process.argv = argv;
@@ -29,7 +28,7 @@ function runInline(name: string, code: string, argv: string[], values: FlagValue
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
 export function printCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
   const file = path.join(process.cwd(), "[eval]");
-  const { loader } = prepareRuntime(values, file);
+  const { loader } = prepareRuntime(values, () => file);
   loader.addVirtualModule(file, code);
   process.argv = [process.execPath, ...args];
   // As in `node -p`, the script sees CommonJS-style globals.
@@ -37,6 +36,7 @@ export function printCode(code: string, args: readonly string[], values: FlagVal
   globals.require = createRequire(file);
   globals.__filename = file;
   globals.__dirname = path.dirname(file);
+  const { constants, runInThisContext } = require("node:vm") as typeof import("node:vm");
   const result: unknown = runInThisContext(loader.transpiledSource(file), {
     filename: file,
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -6,9 +6,9 @@ import type { FlagValues } from "../parse.js";
 import { prepareRuntime } from "../prepare.js";
 
 export function runFile(file: string, args: readonly string[], values: FlagValues): Promise<void> {
+  // The entry follows --preserve-symlinks-main only (--preserve-symlinks is for imports), as in Node.
   const keepPath = values["preserve-symlinks-main"] === true;
-  const { loader, resolver } = prepareRuntime(values, file);
-  const entry = keepPath ? file : (resolver.resolvePath(file) ?? file);
+  const { loader, entry } = prepareRuntime(values, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
   loader.markEntry(entry, keepPath);
   process.argv = [process.execPath, entry, ...args];
   return runEntry(loader, entry);
