@@ -10,6 +10,10 @@ if (major < 22 || (major === 22 && minor < 15)) {
   );
   process.exit(1);
 }
-// V8's code cache for rt's own bundle and the modules it loads (Node's default location).
-require("node:module").enableCompileCache();
-require("../dist/cli.cjs").main(process.argv.slice(2));
+// rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt): V8's code cache for rt's bundle and
+// the modules it loads (enabled before the bundle loads, so the bundle benefits too) and the
+// transpiler cache. Computed from the environment only: os.tmpdir() & co cost a module load.
+const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
+const cacheRoot = home ? `${home}/rt` : undefined;
+if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+require("../dist/cli.cjs").main(process.argv.slice(2), cacheRoot);

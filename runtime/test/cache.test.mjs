@@ -52,7 +52,7 @@ test("the default location is $XDG_CACHE_HOME/rt/transpiler; an empty RT_TRANSPI
   assert.equal(entries(path.join(xdg, "rt", "transpiler")).length, 1);
   const other = path.join(dir, "xdg2");
   assert.equal(rt(["probe.ts"], { cwd: dir, env: { XDG_CACHE_HOME: other, RT_TRANSPILER_CACHE_PATH: "" } }).stdout, "hi esbuild-loaded\n");
-  assert.throws(() => statSync(path.join(other, "rt")), /ENOENT/);
+  assert.throws(() => statSync(path.join(other, "rt", "transpiler")), /ENOENT/);
 });
 
 test("many rt processes starting at once share one cache safely", async (t) => {

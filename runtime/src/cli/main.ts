@@ -7,18 +7,20 @@ import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { RUNNABLE_EXTENSIONS, isPathLike, moduleNotFound, runFile } from "./commands/run-file.js";
 import { helpText } from "./help.js";
 import { applyStartupOptions } from "./node-flags.js";
+import type { Invocation } from "./prepare.js";
 import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
-export function main(argv: readonly string[]): void {
+/** Called by the launcher (bin/rt.cjs) with rt's arguments and the directory for its caches. */
+export function main(argv: readonly string[], cacheRoot: string | undefined): void {
   // Not awaited: an awaiting caller would appear in the async stack trace of every user error.
   let running: Promise<void>;
   try {
     const parsed = parseArgs(argv);
     assertSupported(parsed);
     applyStartupOptions(parsed.values, argv);
-    running = dispatch(parsed);
+    running = dispatch(parsed, cacheRoot);
   } catch (error) {
     running = Promise.reject(error);
   }
@@ -42,18 +44,19 @@ function reportUserMistake(error: unknown): void {
   }
 }
 
-function dispatch(parsed: ParsedArgs): Promise<void> {
+function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<void> {
   const { values, target, args } = parsed;
+  const invocation: Invocation = { values, args, cacheRoot };
   if (values.help) return print(helpText());
   if (values.version) return print(`${RT_VERSION}\n`);
-  if (values.print !== undefined) return printCode(values.print as string, args, values);
-  if (values.eval !== undefined) return evalCode(values.eval as string, args, values);
-  if (target === "-") return runStdin(args, values);
+  if (values.print !== undefined) return printCode(values.print as string, invocation);
+  if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
+  if (target === "-") return runStdin(invocation);
   if (target === undefined) {
     if (parsed.command === "run") throw new UsageError("listing package.json scripts (`rt run` with no name) is not supported yet");
     return print(helpText());
   }
-  return runFile(resolveRunTarget(target), args, values);
+  return runFile(resolveRunTarget(target), invocation);
 }
 
 function print(text: string): Promise<void> {

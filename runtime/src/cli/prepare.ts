@@ -11,13 +11,21 @@ import { transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import type { FlagValues } from "./parse.js";
 
+/** What a command runs with: the flag values, the program's arguments and rt's cache directory. */
+export interface Invocation {
+  readonly values: FlagValues;
+  readonly args: readonly string[];
+  /** `$XDG_CACHE_HOME/rt` or `~/.cache/rt`, chosen by the launcher; undefined without a home. */
+  readonly cacheRoot: string | undefined;
+}
+
 export interface PreparedRuntime {
   readonly loader: ModuleLoader;
   /** The entry's path (rt.main), as `locateEntry` found it. */
   readonly entry: string;
 }
 
-export function prepareRuntime(values: FlagValues, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
+export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
   const cwd = process.cwd();
   const tsconfig = loadTsconfig(cwd, values["tsconfig-override"] as string | undefined);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
@@ -27,7 +35,7 @@ export function prepareRuntime(values: FlagValues, locateEntry: (resolver: FileR
     preserveSymlinks: values["preserve-symlinks"] === true,
     tsconfigPaths: tsconfig.paths,
   });
-  const cache = TranspileCache.fromEnvironment(process.env);
+  const cache = TranspileCache.fromEnvironment(process.env, cacheRoot);
   const loader = new ModuleLoader({
     transpile,
     cache,

@@ -25,11 +25,15 @@ export class TranspileCache {
     private readonly maxBytes: number,
   ) {}
 
-  /** Where the cache lives, or undefined when `RT_TRANSPILER_CACHE_PATH` is "" or "0" (disabled). */
-  static fromEnvironment(env: NodeJS.ProcessEnv): TranspileCache | undefined {
+  /**
+   * The cache at `RT_TRANSPILER_CACHE_PATH`, else `<cacheRoot>/transpiler`; undefined when the
+   * variable is "" or "0" (disabled) or there is no place for it.
+   */
+  static fromEnvironment(env: NodeJS.ProcessEnv, cacheRoot: string | undefined): TranspileCache | undefined {
     const configured = env[CACHE_DIR_ENV];
     if (configured === "" || configured === "0") return undefined;
-    const dir = configured ?? path.join(cacheRoot(env), "transpiler");
+    const dir = configured ?? (cacheRoot && path.join(cacheRoot, "transpiler"));
+    if (!dir) return undefined;
     const max = Number(env[CACHE_MAX_BYTES_ENV]);
     return new TranspileCache(path.resolve(dir), Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES);
   }
@@ -108,8 +112,3 @@ export class TranspileCache {
   }
 }
 
-/** `$XDG_CACHE_HOME/rt` or `~/.cache/rt`: rt's caches (transpiled modules, V8 code cache). */
-export function cacheRoot(env: NodeJS.ProcessEnv): string {
-  const home = env.HOME || (require("node:os") as typeof import("node:os")).homedir();
-  return path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "rt");
-}

@@ -4,21 +4,20 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { runEntry } from "../entry.js";
-import type { FlagValues } from "../parse.js";
-import { prepareRuntime } from "../prepare.js";
+import { prepareRuntime, type Invocation } from "../prepare.js";
 
-export function evalCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
-  return runInline("[eval]", code, [process.execPath, ...args], values);
+export function evalCode(code: string, invocation: Invocation): Promise<void> {
+  return runInline("[eval]", code, [process.execPath, ...invocation.args], invocation);
 }
 
-export function runStdin(args: readonly string[], values: FlagValues): Promise<void> {
-  return runInline("[stdin]", readFileSync(0, "utf8"), [process.execPath, "-", ...args], values);
+export function runStdin(invocation: Invocation): Promise<void> {
+  return runInline("[stdin]", readFileSync(0, "utf8"), [process.execPath, "-", ...invocation.args], invocation);
 }
 
 // These return the entry's promise instead of awaiting it: see runEntry.
-function runInline(name: string, code: string, argv: string[], values: FlagValues): Promise<void> {
+function runInline(name: string, code: string, argv: string[], invocation: Invocation): Promise<void> {
   const file = path.join(process.cwd(), name);
-  const { loader } = prepareRuntime(values, () => file);
+  const { loader } = prepareRuntime(invocation, () => file);
   loader.addVirtualModule(file, code);
   loader.markEntry(file, true);
   process.argv = argv;
@@ -26,11 +25,11 @@ function runInline(name: string, code: string, argv: string[], values: FlagValue
 }
 
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
-export function printCode(code: string, args: readonly string[], values: FlagValues): Promise<void> {
+export function printCode(code: string, invocation: Invocation): Promise<void> {
   const file = path.join(process.cwd(), "[eval]");
-  const { loader } = prepareRuntime(values, () => file);
+  const { loader } = prepareRuntime(invocation, () => file);
   loader.addVirtualModule(file, code);
-  process.argv = [process.execPath, ...args];
+  process.argv = [process.execPath, ...invocation.args];
   // As in `node -p`, the script sees CommonJS-style globals.
   const globals = globalThis as Record<string, unknown>;
   globals.require = createRequire(file);

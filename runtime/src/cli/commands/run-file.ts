@@ -2,13 +2,13 @@
 import path from "node:path";
 import { ProgramError } from "../../errors.js";
 import { runEntry } from "../entry.js";
-import type { FlagValues } from "../parse.js";
-import { prepareRuntime } from "../prepare.js";
+import { prepareRuntime, type Invocation } from "../prepare.js";
 
-export function runFile(file: string, args: readonly string[], values: FlagValues): Promise<void> {
+export function runFile(file: string, invocation: Invocation): Promise<void> {
+  const { values, args } = invocation;
   // The entry follows --preserve-symlinks-main only (--preserve-symlinks is for imports), as in Node.
   const keepPath = values["preserve-symlinks-main"] === true;
-  const { loader, entry } = prepareRuntime(values, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
+  const { loader, entry } = prepareRuntime(invocation, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
   loader.markEntry(entry, keepPath);
   process.argv = [process.execPath, entry, ...args];
   return runEntry(loader, entry);
