@@ -33,8 +33,8 @@ export class ModuleLoader {
   private readonly virtual = new Map<string, { source: string; define?: Record<string, string> }>();
   /** Per-file defines: the entry sees `import.meta.main` as true. */
   private readonly defines = new Map<string, Record<string, string>>();
-  /** Paths kept as given (the entry with --preserve-symlinks-main). */
-  private readonly keepPaths = new Set<string>();
+  /** Paths already resolved, used as given: the entry (resolved by the CLI, or kept by --preserve-symlinks-main). */
+  private readonly resolvedPaths = new Set<string>();
   private readonly packageTypes = new Map<string, string | undefined>();
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
@@ -54,9 +54,9 @@ export class ModuleLoader {
     this.virtual.set(file, { source });
   }
 
-  markEntry(file: string, keepPath: boolean): void {
+  markEntry(file: string): void {
     this.defines.set(file, { "import.meta.main": "true" });
-    if (keepPath) this.keepPaths.add(file);
+    this.resolvedPaths.add(file);
   }
 
   /** How `file` will load: ES module or CommonJS (transpiling it, through the cache, if needed). */
@@ -89,7 +89,7 @@ export class ModuleLoader {
       const resolved = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(base, bare);
       // path.resolve drops a trailing slash, which means "the directory, not a file".
       const target = /[\\/]$/.test(bare) && !resolved.endsWith(path.sep) ? resolved + path.sep : resolved;
-      if (this.virtual.has(target) || this.keepPaths.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
+      if (this.virtual.has(target) || this.resolvedPaths.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
       const found = resolver.resolvePath(target);
       if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
       throw moduleNotFound(specifier, parentPath);

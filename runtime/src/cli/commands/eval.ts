@@ -19,7 +19,7 @@ function runInline(name: string, code: string, argv: string[], invocation: Invoc
   const file = path.join(process.cwd(), name);
   const { loader } = prepareRuntime(invocation, () => file);
   loader.addVirtualModule(file, code);
-  loader.markEntry(file, true);
+  loader.markEntry(file);
   process.argv = argv;
   return runEntry(loader, file);
 }

@@ -9,7 +9,7 @@ export function runFile(file: string, invocation: Invocation): Promise<void> {
   // The entry follows --preserve-symlinks-main only (--preserve-symlinks is for imports), as in Node.
   const keepPath = values["preserve-symlinks-main"] === true;
   const { loader, entry } = prepareRuntime(invocation, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
-  loader.markEntry(entry, keepPath);
+  loader.markEntry(entry);
   process.argv = [process.execPath, entry, ...args];
   return runEntry(loader, entry);
 }
