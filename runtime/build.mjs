@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { API_MEMBERS } from "./src/api/members.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const { version: esbuildVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("esbuild/package.json")), "utf8"));
 const outdir = new URL("./dist/", import.meta.url);
 mkdirSync(outdir, { recursive: true });
 
@@ -20,7 +21,8 @@ await build({
   // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
   // trace-mapping when a stack trace needs original positions.
   external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping"],
-  define: { RT_VERSION: JSON.stringify(version) },
+  // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code.
+  define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion) },
   sourcemap: "linked",
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,

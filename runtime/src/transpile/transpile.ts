@@ -10,6 +10,7 @@ import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
 declare const RT_VERSION: string;
+declare const ESBUILD_VERSION: string;
 
 export type ScriptLoader = "js" | "jsx" | "ts" | "tsx";
 
@@ -24,7 +25,7 @@ export interface TranspileRequest {
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
-  const seed = [RT_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
+  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
