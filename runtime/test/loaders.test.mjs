@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, rt, tempDir, skipUnlessCI } from "./rt.mjs";
 
 const HERE = path.join(FIXTURES, "loaders");
 const ERRORS = path.join(HERE, "errors");
@@ -130,13 +130,13 @@ function buildAddon(t) {
 
 test("--loader .node:napi: import of a native addon", (t) => {
   const { dir, skip } = buildAddon(t);
-  if (skip) return t.skip(skip);
+  if (skip) return skipUnlessCI(t, skip);
   assert.deepEqual(JSON.parse(runOk(dir, ["--loader", ".node:napi", "import-addon.ts"])), { hello: "hello from napi", sum: 5 });
 });
 
 test("--loader .addon:napi: require of a native addon with a custom extension", (t) => {
   const { dir, skip } = buildAddon(t);
-  if (skip) return t.skip(skip);
+  if (skip) return skipUnlessCI(t, skip);
   assert.deepEqual(JSON.parse(runOk(dir, ["--loader", ".addon:napi", "require-addon.cts"])), { hello: "hello from napi", sum: 42 });
 });
 

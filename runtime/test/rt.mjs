@@ -49,3 +49,12 @@ export function rtAsync(args, { cwd = process.cwd(), env = {} } = {}) {
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/**
+ * Skips a test whose system component is missing, with the reason printed; under CI=true that
+ * is a failure instead, since CI installs every component the suite needs.
+ */
+export function skipUnlessCI(t, reason) {
+  if (process.env.CI === "true") throw new Error(`${reason} (under CI=true a missing system component fails the test)`);
+  t.skip(reason);
+}
