@@ -117,6 +117,12 @@ describe("transpilation flags", () => {
     ok(rt(["--tsconfig-override", "tsconfig.custom.json", "app.tsx"], { cwd }), '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"my-fragment","props":null,"children":["x"]}\n');
   });
 
+  test("tsconfig.json's decorator setting is honoured: legacy with experimentalDecorators, else standard", () => {
+    const dir = path.join(cwd, "decorators");
+    ok(rt(["decorated.ts"], { cwd: dir }), "3 string\n");
+    ok(rt(["--tsconfig-override", "standard.json", "decorated.ts"], { cwd: dir }), "2 object\n");
+  });
+
   test("--jsx-side-effects and --ignore-dce-annotations drop the pure annotations", () => {
     ok(rt(["--jsx-runtime=classic", "pure.tsx"], { cwd }), "true true\n");
     ok(rt(["--jsx-runtime=classic", "--jsx-side-effects", "pure.tsx"], { cwd }), "false true\n");

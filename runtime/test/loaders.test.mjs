@@ -97,6 +97,17 @@ test("--loader .wasm:wasm: require() of a .wasm module gives its exports", () =>
   assert.equal(runOk(HERE, ["--loader", ".wasm:wasm", "wasm-require.cts"]), "add(20, 22) = 42\n");
 });
 
+test("--loader .ext:ts / tsx / js / json map any extension to the script and JSON loaders", () => {
+  const dir = path.join(HERE, "script-loaders");
+  const args = ["--loader", ".mts2:ts", "--loader=.tmpl:tsx", "--loader", ".code:js", "--loader", ".jsonc5:json", "--jsx-runtime=classic", "main.ts"];
+  assert.deepEqual(JSON.parse(runOk(dir, args)), {
+    typed: 42,
+    view: { type: "i", props: { class: "x" } },
+    plain: "plain js",
+    data: { from: "json loader" },
+  });
+});
+
 test("--loader with an unknown loader name is a usage error", () => {
   const result = rt(["--loader", ".data:yaml", "custom.ts"], { cwd: HERE });
   assert.deepEqual(

@@ -27,6 +27,7 @@ export interface LoadedModule {
 }
 
 const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
+const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
 
 export class ModuleLoader {
   /** Sources that live in memory: stdin and --eval, addressed by a virtual path. */
@@ -63,7 +64,7 @@ export class ModuleLoader {
   formatOf(file: string): ModuleFormat | undefined {
     const loader = this.loaderFor(file);
     if (!loader || !SCRIPT_LOADERS.has(loader)) return undefined;
-    if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return undefined;
+    if (this.loadsNatively(file, loader)) return undefined;
     const result = this.transpileFile(file, loader as ScriptLoader);
     this.pending.set(file, result);
     return result.format;
@@ -115,7 +116,7 @@ export class ModuleLoader {
     const loader = this.loaderFor(file);
     if (!loader) return nextLoad(url, context);
     if (SCRIPT_LOADERS.has(loader)) {
-      if (loader === "js" && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file)) return nextLoad(url, context);
+      if (this.loadsNatively(file, loader)) return nextLoad(url, context);
       const { format, code } = this.transpileFile(file, loader as ScriptLoader);
       registerTranspiled(file, code);
       return { format, source: code, shortCircuit: true };
@@ -128,6 +129,11 @@ export class ModuleLoader {
     }
     const asset = assetModule(file, loader as AssetLoader, forRequire);
     return { format: asset.format, source: asset.source, shortCircuit: true };
+  }
+
+  /** Plain JavaScript Node can load itself, when no --define/--drop applies to it: no transpiling. */
+  private loadsNatively(file: string, loader: string): boolean {
+    return loader === "js" && NATIVE_JS.has(path.extname(file)) && !this.settings.transpile.transformsJavaScript && !this.virtual.has(file);
   }
 
   private loaderFor(file: string) {
