@@ -1,7 +1,7 @@
 // Source → JavaScript through esbuild, behind the content-addressed cache. esbuild is only
 // loaded on a cache miss: a warm start never pays for it.
 import { createRequire } from "node:module";
-import path from "node:path";
+import path = require("node:path");
 import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
 import { codeFrame } from "../text.js";
