@@ -34,8 +34,8 @@ export class ModuleLoader {
   private readonly virtual = new Map<string, { source: string; define?: Record<string, string> }>();
   /** Per-file defines: the entry sees `import.meta.main` as true. */
   private readonly defines = new Map<string, Record<string, string>>();
-  /** Paths already resolved, used as given: the entry (resolved by the CLI, or kept by --preserve-symlinks-main). */
-  private readonly resolvedPaths = new Set<string>();
+  /** The entry, already resolved by the CLI (or kept by --preserve-symlinks-main): its path and URL → URL. */
+  private readonly entrySpecifiers = new Map<string, string>();
   private readonly packageTypes = new Map<string, string | undefined>();
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
@@ -57,7 +57,8 @@ export class ModuleLoader {
 
   markEntry(file: string): void {
     this.defines.set(file, { "import.meta.main": "true" });
-    this.resolvedPaths.add(file);
+    const url = pathToFileURL(file).href;
+    this.entrySpecifiers.set(file, url).set(url, url);
   }
 
   /** How `file` will load: ES module or CommonJS (transpiling it, through the cache, if needed). */
@@ -81,6 +82,8 @@ export class ModuleLoader {
     nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => { url: string; format?: string | null },
   ) {
     if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
+    const entry = this.entrySpecifiers.get(specifier);
+    if (entry) return { url: entry, shortCircuit: true };
     const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
     const resolver = this.settings.resolver;
 
@@ -90,7 +93,7 @@ export class ModuleLoader {
       const resolved = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(base, bare);
       // path.resolve drops a trailing slash, which means "the directory, not a file".
       const target = /[\\/]$/.test(bare) && !resolved.endsWith(path.sep) ? resolved + path.sep : resolved;
-      if (this.virtual.has(target) || this.resolvedPaths.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
+      if (this.virtual.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
       const found = resolver.resolvePath(target);
       if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
       throw moduleNotFound(specifier, parentPath);
