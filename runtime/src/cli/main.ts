@@ -1,6 +1,6 @@
 // rt's command line: parse argv with the flag table, then hand over to one command module.
 import { statSync } from "node:fs";
-import path = require("node:path");
+import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";

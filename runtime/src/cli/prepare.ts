@@ -1,6 +1,6 @@
 // Everything a program needs before its first module loads: source maps, the module hooks
 // (with tsconfig, transpile settings and cache) and the `rt` namespace.
-import path = require("node:path");
+import * as path from "node:path";
 import { installNamespace } from "../api/namespace.js";
 import { installStackTraces } from "../diagnostics/stack.js";
 import { installUncaughtReport } from "../diagnostics/uncaught.js";

@@ -1,7 +1,7 @@
 // V8-format stack traces (`Error: msg\n    at fn (file:line:col)`) whose frames in transpiled
 // files show original positions, as paths (not file: URLs) like Node's source-mapped traces.
 // rt's own frames (its launcher and bundle) are left out: they are not the user's code.
-import path = require("node:path");
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isTranspiled, originalPosition } from "./source-maps.js";
 

@@ -2,7 +2,6 @@
 // `import` gets an ES module (default export plus named exports where the keys allow it),
 // `require` gets a CommonJS module whose exports are the value.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { ProgramError } from "../errors.js";
 import { lineColumn } from "../text.js";
 import { displayPath } from "../transpile/transpile.js";
@@ -92,7 +91,7 @@ function parseJsonText(file: string, text: string): unknown {
 function parseToml(file: string): unknown {
   const text = readFileSync(file, "utf8");
   // smol-toml is only needed by programs that import TOML.
-  const toml = createRequire(__filename)("smol-toml") as typeof import("smol-toml");
+  const toml = require("smol-toml") as typeof import("smol-toml");
   try {
     return toml.parse(text);
   } catch (error) {

@@ -2,7 +2,7 @@
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
 import { readFileSync } from "node:fs";
 import { isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
-import path = require("node:path");
+import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";

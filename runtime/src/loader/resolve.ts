@@ -2,7 +2,7 @@
 // `--extension-order`, `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl`, and
 // `--main-fields` for packages without `exports`. Bare specifiers otherwise go to Node.
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import path = require("node:path");
+import * as path from "node:path";
 import type { TsconfigPaths } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {

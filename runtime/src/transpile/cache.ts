@@ -2,7 +2,7 @@
 // version and every output-changing option, so entries never go stale; writes are atomic
 // (temp file + rename) so concurrent rt processes can share one directory.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import path = require("node:path");
+import * as path from "node:path";
 
 export type ModuleFormat = "module" | "commonjs";
 

@@ -1,7 +1,6 @@
 // Source → JavaScript through esbuild, behind the content-addressed cache. esbuild is only
 // loaded on a cache miss: a warm start never pays for it.
-import { createRequire } from "node:module";
-import path = require("node:path");
+import * as path from "node:path";
 import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
 import { codeFrame } from "../text.js";
@@ -102,7 +101,6 @@ let service: typeof import("esbuild") | undefined;
 
 function esbuild(): typeof import("esbuild") {
   calls++;
-  const require = createRequire(__filename);
   if (calls <= SPAWNED_CALLS) {
     if (!spawning) {
       const saved = process.env.ESBUILD_WORKER_THREADS;

@@ -2,7 +2,7 @@
 // semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import path = require("node:path");
+import * as path from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { ProgramError, UsageError } from "../errors.js";
 import { lineColumn } from "../text.js";

@@ -2,7 +2,7 @@
 // run as a module named `<cwd>/[eval]` or `<cwd>/[stdin]`.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import path = require("node:path");
+import * as path from "node:path";
 import { runEntry } from "../entry.js";
 import { prepareRuntime, type Invocation } from "../prepare.js";
 

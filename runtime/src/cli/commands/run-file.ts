@@ -1,5 +1,5 @@
 // `rt <file>` and `rt run <file>`.
-import path = require("node:path");
+import * as path from "node:path";
 import { ProgramError } from "../../errors.js";
 import { runEntry } from "../entry.js";
 import { prepareRuntime, type Invocation } from "../prepare.js";
