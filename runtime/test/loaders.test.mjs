@@ -5,17 +5,10 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, rt, tempDir, skipUnlessCI } from "./rt.mjs";
+import { FIXTURES, rt, tempDir, skipUnlessCI, runOk } from "./rt.mjs";
 
 const HERE = path.join(FIXTURES, "loaders");
 const ERRORS = path.join(HERE, "errors");
-
-/** Runs rt in `dir`; asserts a clean exit and returns stdout. */
-function runOk(dir, args) {
-  const result = rt(args, { cwd: dir });
-  assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 0, stderr: "" }, `rt ${args.join(" ")} in ${dir}\n${result.stdout}`);
-  return result.stdout;
-}
 
 const jsonLines = (stdout) => stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
 

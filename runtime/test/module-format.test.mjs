@@ -4,19 +4,12 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, rt } from "./rt.mjs";
+import { FIXTURES, rt, runOk } from "./rt.mjs";
 
 const HERE = path.join(FIXTURES, "module-format");
 const COMMONJS_PKG = path.join(HERE, "commonjs-pkg");
 const MODULE_PKG = path.join(HERE, "module-pkg");
 const NO_TYPE = path.join(HERE, "no-type");
-
-/** Runs rt in `dir`; asserts a clean exit and returns stdout. */
-function runOk(dir, args) {
-  const result = rt(args, { cwd: dir });
-  assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 0, stderr: "" }, `rt ${args.join(" ")} in ${dir}\n${result.stdout}`);
-  return result.stdout;
-}
 
 // ---------------------------------------------------------------------------------------------
 // A "type": "commonjs" package, as `npm init -y` writes it

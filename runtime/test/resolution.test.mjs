@@ -6,19 +6,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, REPO, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, REPO, rt, tempDir, runOk } from "./rt.mjs";
 
 const HERE = path.join(FIXTURES, "resolution");
 const fixture = (name) => path.join(HERE, name);
 const RT_VERSION = JSON.parse(readFileSync(path.join(REPO, "runtime", "package.json"), "utf8")).version;
 
 /** Runs rt in a fixture directory; asserts a clean exit and returns stdout. */
-function runOk(dir, args) {
-  const result = rt(args, { cwd: dir });
-  assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 0, stderr: "" }, `rt ${args.join(" ")} in ${dir}\n${result.stdout}`);
-  return result.stdout;
-}
-
 const lines = (...items) => items.map((line) => `${line}\n`).join("");
 
 // ---------------------------------------------------------------------------------------------

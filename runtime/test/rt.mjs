@@ -1,4 +1,5 @@
 // Runs the real `rt` executable as a child process, the way a user would.
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +36,13 @@ export function rt(args, { cwd = process.cwd(), env = {}, input } = {}) {
   });
   if (result.error) throw result.error;
   return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs rt in `dir`; asserts a clean exit (code 0, nothing on stderr) and returns stdout. */
+export function runOk(dir, args) {
+  const result = rt(args, { cwd: dir });
+  assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 0, stderr: "" }, `rt ${args.join(" ")} in ${dir}\n${result.stdout}`);
+  return result.stdout;
 }
 
 /** Like rt(), without waiting: for running several rt processes at once. */
