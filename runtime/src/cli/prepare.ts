@@ -9,6 +9,7 @@ import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
 import { transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
+import { flagByName } from "./flags.js";
 import type { FlagValues } from "./parse.js";
 
 /** What a command runs with: the flag values, the program's arguments and rt's cache directory. */
@@ -30,7 +31,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const tsconfig = loadTsconfig(cwd, values["tsconfig-override"] as string | undefined);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
   const resolver = new FileResolver({
-    extensions: commaList(values["extension-order"] as string | undefined) ?? [".tsx", ".ts", ".jsx", ".js", ".json"],
+    extensions: commaList((values["extension-order"] ?? flagByName("extension-order")!.default) as string)!,
     mainFields: commaList(values["main-fields"] as string | undefined),
     preserveSymlinks: values["preserve-symlinks"] === true,
     tsconfigPaths: tsconfig.paths,

@@ -21,17 +21,12 @@ export interface LoaderSettings {
   readonly apiFile: string;
 }
 
-export interface LoadedModule {
-  readonly format: ModuleFormat | "builtin";
-  readonly source?: string;
-}
-
 const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
 const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
 
 export class ModuleLoader {
   /** Sources that live in memory: stdin and --eval, addressed by a virtual path. */
-  private readonly virtual = new Map<string, { source: string; define?: Record<string, string> }>();
+  private readonly virtual = new Map<string, string>();
   /** Per-file defines: the entry sees `import.meta.main` as true. */
   private readonly defines = new Map<string, Record<string, string>>();
   /** The entry, already resolved by the CLI (or kept by --preserve-symlinks-main): its path and URL → URL. */
@@ -52,7 +47,7 @@ export class ModuleLoader {
   }
 
   addVirtualModule(file: string, source: string): void {
-    this.virtual.set(file, { source });
+    this.virtual.set(file, source);
   }
 
   markEntry(file: string): void {
@@ -71,9 +66,11 @@ export class ModuleLoader {
     return result.format;
   }
 
-  /** The JavaScript a TypeScript/JSX file (or virtual module) compiles to. */
+  /** The JavaScript a TypeScript/JSX file (or virtual module) compiles to, for running it as a script. */
   transpiledSource(file: string): string {
-    return this.transpileFile(file, this.loaderFor(file) as ScriptLoader).code;
+    const { code } = this.transpileFile(file, this.loaderFor(file) as ScriptLoader);
+    registerTranspiled(file, code);
+    return code;
   }
 
   private resolve(
@@ -151,8 +148,8 @@ export class ModuleLoader {
       this.pending.delete(file);
       return pending;
     }
-    const memory = this.virtual.get(file);
-    const source = memory ? Buffer.from(memory.source) : readFileSync(file);
+    const inline = this.virtual.get(file);
+    const source = inline === undefined ? readFileSync(file) : Buffer.from(inline);
     this.transpiling = true;
     let result;
     try {

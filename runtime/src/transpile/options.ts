@@ -1,7 +1,7 @@
 // The one mapping from rt's transpilation flags (and tsconfig.json) to esbuild options,
 // shared by the runtime loader and `rt build`.
 import type { TransformOptions } from "esbuild";
-import { LOADERS, type LoaderName } from "../cli/flags.js";
+import { LOADERS, flagByName, type LoaderName } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import type { Tsconfig } from "./tsconfig.js";
@@ -50,7 +50,7 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
     jsxDev: runtime !== "classic" && (tsJsx === "react-jsxdev" || (tsJsx !== "react-jsx" && nodeEnv !== "production")),
     jsxFactory: str(values["jsx-factory"]) ?? str(compilerOptions.jsxFactory),
     jsxFragment: str(values["jsx-fragment"]) ?? str(compilerOptions.jsxFragmentFactory),
-    jsxImportSource: str(values["jsx-import-source"]) ?? str(compilerOptions.jsxImportSource) ?? "react",
+    jsxImportSource: str(values["jsx-import-source"]) ?? str(compilerOptions.jsxImportSource) ?? (flagByName("jsx-import-source")!.default as string),
     jsxSideEffects: values["jsx-side-effects"] === true,
     ignoreAnnotations: values["ignore-dce-annotations"] === true,
     tsconfigRaw: { compilerOptions: stripJsx(compilerOptions) },
