@@ -228,6 +228,11 @@ describe("bad input", () => {
     mistake(rt(["--tsconfig-override", "nope.json", "hello.ts"], { cwd }), 2, /^rt: --tsconfig-override: no such file: .*nope\.json\n$/);
   });
 
+  test("package.json scripts are refused until the script runner lands, never ignored", () => {
+    mistake(rt(["dev"], { cwd }), 2, /^rt: running package\.json scripts \("dev"\) is not supported yet\n$/);
+    mistake(rt(["run"], { cwd }), 2, /^rt: listing package\.json scripts \(`rt run` with no name\) is not supported yet\n$/);
+  });
+
   test("flags of features that have not landed are refused, never ignored", () => {
     for (const flag of flags.FLAGS.filter((f) => !flags.READY_OWNERS.has(f.owner))) {
       const shown = flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`;

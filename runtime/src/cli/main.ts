@@ -1,10 +1,7 @@
 // rt's command line: parse argv with the flag table, then hand over to one command module.
-import { statSync } from "node:fs";
-import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
-import { readPackageJson } from "../loader/resolve.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
-import { RUNNABLE_EXTENSIONS, isPathLike, moduleNotFound, runFile } from "./commands/run-file.js";
+import { resolveRunTarget, runFile } from "./commands/run-file.js";
 import { helpText } from "./help.js";
 import { applyStartupOptions } from "./node-flags.js";
 import type { Invocation } from "./prepare.js";
@@ -62,21 +59,4 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
 function print(text: string): Promise<void> {
   process.stdout.write(text);
   return Promise.resolve();
-}
-
-/** The file `rt <target>` / `rt run <target>` names; package.json scripts are not runnable yet. */
-function resolveRunTarget(target: string): string {
-  const file = path.resolve(target);
-  if (statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
-  const pathLike = isPathLike(target) || RUNNABLE_EXTENSIONS.includes(path.extname(target));
-  if (!pathLike) {
-    const scripts = readPackageJson(path.resolve("package.json"))?.scripts;
-    if (scripts && typeof scripts === "object" && target in scripts) {
-      throw new UsageError(`running package.json scripts ("${target}") is not supported yet`);
-    }
-  }
-  for (const ext of RUNNABLE_EXTENSIONS) {
-    if (!pathLike && statSync(file + ext, { throwIfNoEntry: false })?.isFile()) return file + ext;
-  }
-  throw moduleNotFound(target);
 }
