@@ -39,8 +39,8 @@ await build({
   // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
   // cache miss (it must stay a package anyway: it finds its binary relative to itself),
   // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
-  // trace-mapping when a stack trace needs original positions.
-  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping"],
+  // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview.
+  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens"],
   // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code.
   define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion) },
   sourcemap: "linked",

@@ -1,5 +1,5 @@
 // Runs an entry module in the format the loader decided, as Node would run a main module.
-import * as Module from "node:module";
+import { Module } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { ModuleLoader } from "../loader/hooks.js";
 

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { installNamespace } from "../api/namespace.js";
 import { installStackTraces } from "../diagnostics/stack.js";
 import { installUncaughtReport } from "../diagnostics/uncaught.js";
+import { installVerboseFetch } from "../diagnostics/verbose-fetch.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
@@ -47,6 +48,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();
   installUncaughtReport();
+  installVerboseFetch(process.env);
   loader.install();
   const entry = locateEntry(resolver);
   installNamespace(entry);

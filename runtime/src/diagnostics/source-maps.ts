@@ -7,49 +7,69 @@ export interface OriginalPosition {
   readonly line: number;
   /** 1-based, as in stack traces. */
   readonly column: number;
-  /** The original source line's text, when the map carries the sources. */
-  readonly sourceLine?: string;
 }
 
 const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
 
-/** Transpiled code by file path; the strings are the ones V8 already keeps for the scripts. */
-const transpiled = new Map<string, string>();
-const decoded = new Map<string, TraceMap | null>();
+interface TranspiledFile {
+  /** The code V8 runs; the string is the one V8 already keeps for the script. */
+  readonly code: string;
+  /** Decoded on first use; null when the map is missing or corrupt. */
+  map?: TraceMap | null;
+  /** Mapped positions by `line * 2^20 + column`: a stack formatted often maps the same frames. */
+  readonly positions: Map<number, OriginalPosition | null>;
+}
+
+const transpiled = new Map<string, TranspiledFile>();
 
 export function registerTranspiled(file: string, code: string): void {
-  transpiled.set(file, code);
-  decoded.delete(file);
+  transpiled.set(file, { code, positions: new Map() });
 }
 
 export function isTranspiled(file: string): boolean {
   return transpiled.has(file);
 }
 
-/** Maps a 1-based generated line and column of `file` to the original source, if rt transpiled it. */
+/**
+ * Maps a 1-based generated line and column of `file` to the original source, if rt transpiled
+ * it; undefined when it did not or the map has no answer (the caller keeps the generated one).
+ */
 export function originalPosition(file: string, line: number, column: number): OriginalPosition | undefined {
-  const map = traceMap(file);
-  if (!map) return undefined;
-  const { originalPositionFor, sourceContentFor } = traceMapping();
-  const position = originalPositionFor(map, { line, column: column - 1 });
-  if (position.line === null || position.column === null) return undefined;
-  const content = position.source === null ? null : sourceContentFor(map, position.source);
-  return { line: position.line, column: position.column + 1, sourceLine: content?.split("\n")[position.line - 1] };
+  const entry = transpiled.get(file);
+  if (!entry) return undefined;
+  const key = line * 0x100000 + column;
+  let position = entry.positions.get(key);
+  if (position === undefined) {
+    const map = traceMap(entry);
+    const found = map ? traceMapping().originalPositionFor(map, { line, column: column - 1 }) : undefined;
+    position = found && found.line !== null && found.column !== null ? { line: found.line, column: found.column + 1 } : null;
+    entry.positions.set(key, position);
+  }
+  return position ?? undefined;
 }
 
-function traceMap(file: string): TraceMap | undefined {
-  let map = decoded.get(file);
-  if (map === undefined) {
-    const code = transpiled.get(file);
-    const at = code?.lastIndexOf(INLINE_MAP) ?? -1;
-    map = null;
-    if (code && at !== -1) {
-      const json = Buffer.from(code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8");
-      map = new (traceMapping().TraceMap)(json);
+/** The original source text of a transpiled file, from its source map. */
+export function originalSource(file: string): string | undefined {
+  const entry = transpiled.get(file);
+  const map = entry && traceMap(entry);
+  if (!map) return undefined;
+  return map.sourcesContent?.[0] ?? undefined;
+}
+
+function traceMap(entry: TranspiledFile): TraceMap | null {
+  if (entry.map === undefined) {
+    entry.map = null;
+    const at = entry.code.lastIndexOf(INLINE_MAP);
+    if (at !== -1) {
+      try {
+        const json = Buffer.from(entry.code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8");
+        entry.map = new (traceMapping().TraceMap)(json);
+      } catch {
+        // A corrupt map: stacks keep the generated positions.
+      }
     }
-    decoded.set(file, map);
   }
-  return map ?? undefined;
+  return entry.map;
 }
 
 function traceMapping(): typeof import("@jridgewell/trace-mapping") {

@@ -1,37 +1,24 @@
-// V8-format stack traces (`Error: msg\n    at fn (file:line:col)`) whose frames in transpiled
-// files show original positions, as paths (not file: URLs) like Node's source-mapped traces.
+// V8-format stack traces (`Error: msg\n    at fn (file:line:col)`) with original positions for
+// transpiled files, and the V8 stack-trace API for programs: a prepareStackTrace a program sets
+// receives call sites that report original positions, and its return value becomes the stack.
 // rt's own frames (its launcher and bundle) are left out: they are not the user's code.
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { isTranspiled, originalPosition } from "./source-maps.js";
+import { OriginalCallSite, frameText } from "./call-sites.js";
 
-export interface ThrowSite {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly sourceLine?: string;
-}
+type PrepareStackTrace = (error: Error, callSites: NodeJS.CallSite[]) => unknown;
 
-/** Where each formatted error was created, for the uncaught-error report. */
-const throwSites = new WeakMap<object, ThrowSite>();
 const RT_DIRECTORIES = [__dirname, path.join(__dirname, "..", "bin")].map((dir) => dir + path.sep);
 
-export function installStackTraces(): void {
-  Error.prepareStackTrace = (error, callSites) => {
-    const frames: string[] = [];
-    for (const site of callSites) {
-      const fileName = site.getFileName();
-      if (fileName && RT_DIRECTORIES.some((dir) => fileName.startsWith(dir))) continue;
-      const frame = mapCallSite(site);
-      if (frames.length === 0 && frame.site && typeof error === "object" && error !== null) throwSites.set(error, frame.site);
-      frames.push(`\n    at ${frame.text}`);
-    }
-    return `${errorHeader(error)}${frames.join("")}`;
-  };
+function isRtFrame(site: NodeJS.CallSite): boolean {
+  const file = site.getFileName();
+  return file !== null && file !== undefined && RT_DIRECTORIES.some((dir) => file.startsWith(dir));
 }
 
-export function throwSiteOf(error: object): ThrowSite | undefined {
-  return throwSites.get(error);
+/** The stack text V8 would print, with original positions. */
+export function formatStack(error: unknown, callSites: readonly NodeJS.CallSite[]): string {
+  let text = errorHeader(error);
+  for (const site of callSites) if (!isRtFrame(site)) text += `\n    at ${frameText(site)}`;
+  return text;
 }
 
 function errorHeader(error: unknown): string {
@@ -42,20 +29,42 @@ function errorHeader(error: unknown): string {
   }
 }
 
-function mapCallSite(site: NodeJS.CallSite): { text: string; site?: ThrowSite } {
-  const text = String(site);
-  const name = site.getFileName();
-  const line = site.getLineNumber();
-  const column = site.getColumnNumber();
-  if (!name || line === null || column === null || site.isEval()) return { text };
-  const file = name.startsWith("file:") ? fileURLToPath(name) : name;
-  if (!isTranspiled(file)) return { text, site: path.isAbsolute(file) ? { file, line, column } : undefined };
-  const original = originalPosition(file, line, column);
-  const generated = `${name}:${line}:${column}`;
-  const at = text.lastIndexOf(generated);
-  if (!original || at === -1) return { text };
-  return {
-    text: `${text.slice(0, at)}${file}:${original.line}:${original.column}${text.slice(at + generated.length)}`,
-    site: { file, ...original },
+/**
+ * Makes `Error.prepareStackTrace` an accessor: unset, rt's formatter runs; set by the program,
+ * its function runs with original-position call sites (and if it throws, the error still gets
+ * rt's stack). Reading the property back gives a function that behaves like the one set, and
+ * setting that back restores it.
+ */
+export function installStackTraces(): void {
+  let programFormatter: PrepareStackTrace | undefined;
+  const wrappers = new Map<PrepareStackTrace, PrepareStackTrace>();
+  const programFormatterOf = new WeakMap<PrepareStackTrace, PrepareStackTrace>();
+
+  const wrap = (formatter: PrepareStackTrace): PrepareStackTrace => {
+    let wrapper = wrappers.get(formatter);
+    if (!wrapper) {
+      wrapper = (error, callSites) => {
+        const sites = callSites.filter((site) => !isRtFrame(site)).map((site) => new OriginalCallSite(site));
+        try {
+          return formatter(error, sites);
+        } catch {
+          return formatStack(error, sites);
+        }
+      };
+      wrappers.clear(); // one program formatter at a time; don't keep old ones alive
+      wrappers.set(formatter, wrapper);
+      programFormatterOf.set(wrapper, formatter);
+    }
+    return wrapper;
   };
+
+  Object.defineProperty(Error, "prepareStackTrace", {
+    configurable: true,
+    enumerable: false,
+    get: () => (programFormatter ? wrap(programFormatter) : formatStack),
+    set: (value: unknown) => {
+      if (typeof value !== "function" || value === formatStack) programFormatter = undefined;
+      else programFormatter = programFormatterOf.get(value as PrepareStackTrace) ?? (value as PrepareStackTrace);
+    },
+  });
 }

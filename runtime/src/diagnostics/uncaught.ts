@@ -1,8 +1,7 @@
-// What an uncaught exception or unhandled rejection prints: the original source line with a
-// caret (Node would show the transpiled line), then the error as util.inspect shows it, exit 1.
-import { readFileSync } from "node:fs";
-import { inspect } from "node:util";
-import { throwSiteOf } from "./stack.js";
+// What an uncaught exception or unhandled rejection prints: rt.inspect's preview (original
+// source lines, caret, the error with its stack, properties and cause), then rt's and Node's
+// versions; exit 1 as Node does. Colours on a terminal, following FORCE_COLOR and NO_COLOR.
+import { inspect } from "./preview.js";
 
 declare const RT_VERSION: string;
 
@@ -10,19 +9,17 @@ export function installUncaughtReport(): void {
   process.on("uncaughtException", function reportUncaught(error) {
     // A program with its own handler decides for itself, as under Node.
     if (process.listenerCount("uncaughtException") > 1) return;
-    const details = inspect(error, { colors: false });
-    const site = typeof error === "object" && error !== null ? throwSiteOf(error) : undefined;
-    const sourceLine = site && (site.sourceLine ?? readLine(site.file, site.line));
-    const header = site && sourceLine !== undefined ? `${site.file}:${site.line}\n${sourceLine}\n${" ".repeat(site.column - 1)}^\n\n` : "";
-    process.stderr.write(`${header}${details}\n\nrt v${RT_VERSION} (Node.js ${process.version}, ${process.platform} ${process.arch})\n`);
+    const colors = wantsColors(process.stderr);
+    const trailer = `rt v${RT_VERSION} (Node.js ${process.version}, ${process.platform} ${process.arch})`;
+    process.stderr.write(`${inspect(error, { colors })}\n\n${colors ? `\x1b[2m${trailer}\x1b[0m` : trailer}\n`);
     process.exit(1);
   });
 }
 
-function readLine(file: string, line: number): string | undefined {
-  try {
-    return readFileSync(file, "utf8").split("\n")[line - 1];
-  } catch {
-    return undefined;
-  }
+/** Colour for a stream: FORCE_COLOR wins (unless 0/false), then NO_COLOR, then whether it is a colour terminal. */
+export function wantsColors(stream: NodeJS.WriteStream): boolean {
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force !== "false";
+  if (process.env.NO_COLOR) return false;
+  return stream.isTTY === true && stream.hasColors();
 }

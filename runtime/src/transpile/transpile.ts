@@ -71,7 +71,13 @@ export function displayPath(file: string): string {
 
 // Node's module-syntax detection rule: code that fails to compile as CommonJS only because of
 // ESM syntax (import/export, import.meta) or top-level await is a module.
-const ESM_ONLY_ERRORS = ["Cannot use import statement outside a module", "Unexpected token 'export'", "Cannot use 'import.meta' outside a module"];
+const ESM_ONLY_ERRORS = [
+  "Cannot use import statement outside a module",
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+  "await is only valid in async functions and the top level bodies of modules",
+];
+const isEsmOnlyError = (error: unknown) => ESM_ONLY_ERRORS.some((text) => (error as Error).message.includes(text));
 
 function syntaxFormat(code: string): ModuleFormat {
   const vm = require("node:vm") as typeof import("node:vm");
@@ -79,15 +85,16 @@ function syntaxFormat(code: string): ModuleFormat {
     vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
     return "commonjs";
   } catch (error) {
-    if (ESM_ONLY_ERRORS.some((text) => (error as Error).message.includes(text))) return "module";
+    if (isEsmOnlyError(error)) return "module";
   }
+  // V8 names a top-level await inside an expression differently ("missing ) after argument
+  // list"...): as the body of an async function such code compiles, or fails on ESM syntax.
   try {
-    // Compiles as the body of an async function: the error was a top-level await.
     new vm.Script(`(async function () {\n${code}\n})`);
     return "module";
-  } catch {
-    // A real syntax error: Node reports it when it loads the module.
-    return "commonjs";
+  } catch (error) {
+    // Otherwise a real syntax error, which Node reports when it loads the module.
+    return isEsmOnlyError(error) ? "module" : "commonjs";
   }
 }
 
