@@ -9,26 +9,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { ENV, NODE, RT, WORK, median, runsOption, shuffle } from "./lib.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const WORK = path.join(ROOT, "bench", ".work");
 const FIX = path.join(WORK, "fixtures");
 const PEERS = path.join(WORK, "peers");
 const RT_CACHE = path.join(WORK, "rt-cache");
-const RT = path.join(ROOT, "runtime", "bin", "rt.cjs");
-// The project's Node 24, whatever node started this script (the system one may be older).
-const NODE = existsSync(path.join(ROOT, "node_modules/.bin/node")) ? path.join(ROOT, "node_modules/.bin/node") : process.execPath;
 const WARMUP = 3;
-const { values } = parseArgs({ options: { runs: { type: "string", default: "30" } } });
-const RUNS = Math.max(1, Number.parseInt(values.runs, 10) || 30);
-
-// One environment for every command; only the rt rows add their cache setting. NODE_COMPILE_CACHE
-// would give some rows a code cache others lack; PATH leads with Node 24 for tools that spawn `node`.
-const ENV = { ...process.env, PATH: `${path.dirname(NODE)}${path.delimiter}${process.env.PATH ?? ""}` };
-delete ENV.NODE_COMPILE_CACHE;
-delete ENV.RT_TRANSPILER_CACHE_PATH;
+const RUNS = runsOption(30);
 
 // ---- fixtures -------------------------------------------------------------------------------
 function bigTs(blocks) {
@@ -131,17 +118,6 @@ function timeOnce(row) {
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const shuffle = (xs) => {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [xs[i], xs[j]] = [xs[j], xs[i]];
-  }
-  return xs;
-};
 // Median over rounds of (a's time / b's time in the same round).
 const pairwise = (a, b) => median(a.times.map((t, i) => t / b.times[i]));
 

@@ -22,7 +22,11 @@ interface TranspiledFile {
 
 const transpiled = new Map<string, TranspiledFile>();
 
+/** Bumped when a file is transpiled again (a reload): cached mappings of its frames are stale. */
+export let remappings = 0;
+
 export function registerTranspiled(file: string, code: string): void {
+  if (transpiled.has(file)) remappings++;
   transpiled.set(file, { code, positions: new Map() });
 }
 

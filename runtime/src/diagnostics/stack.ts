@@ -3,7 +3,8 @@
 // receives call sites that report original positions, and its return value becomes the stack.
 // rt's own frames (its launcher and bundle) are left out: they are not the user's code.
 import * as path from "node:path";
-import { OriginalCallSite, frameText } from "./call-sites.js";
+import { OriginalCallSite, mapFrameText } from "./call-sites.js";
+import { remappings } from "./source-maps.js";
 
 type PrepareStackTrace = (error: Error, callSites: NodeJS.CallSite[]) => unknown;
 
@@ -11,13 +12,40 @@ const RT_DIRECTORIES = [__dirname, path.join(__dirname, "..", "bin")].map((dir) 
 
 function isRtFrame(site: NodeJS.CallSite): boolean {
   const file = site.getFileName();
-  return file !== null && file !== undefined && RT_DIRECTORIES.some((dir) => file.startsWith(dir));
+  return !!file && RT_DIRECTORIES.some((dir) => file.startsWith(dir));
 }
+
+/** The same from V8's frame text (rt's own scripts are CommonJS: named by plain paths). */
+function isRtFrameText(frame: string): boolean {
+  return frame.includes(RT_DIRECTORIES[0]!) || frame.includes(RT_DIRECTORIES[1]!);
+}
+
+/**
+ * Frame texts as V8 prints them → as rt prints them ("" for rt's own frames). Programs format
+ * the same frames over and over; one lookup per frame keeps a formatted stack about as cheap
+ * as Node's own.
+ */
+const mappedFrames = new Map<string, string>();
+const MAPPED_FRAMES_LIMIT = 10_000;
+let mappedAt = remappings;
 
 /** The stack text V8 would print, with original positions. */
 export function formatStack(error: unknown, callSites: readonly NodeJS.CallSite[]): string {
   let text = errorHeader(error);
-  for (const site of callSites) if (!isRtFrame(site)) text += `\n    at ${frameText(site)}`;
+  if (mappedAt !== remappings) {
+    mappedFrames.clear();
+    mappedAt = remappings;
+  }
+  for (const site of callSites) {
+    const frame = String(site);
+    let mapped = mappedFrames.get(frame);
+    if (mapped === undefined) {
+      mapped = isRtFrameText(frame) ? "" : mapFrameText(frame);
+      if (mappedFrames.size >= MAPPED_FRAMES_LIMIT) mappedFrames.clear();
+      mappedFrames.set(frame, mapped);
+    }
+    if (mapped) text += `\n    at ${mapped}`;
+  }
   return text;
 }
 
@@ -44,9 +72,9 @@ export function installStackTraces(): void {
     let wrapper = wrappers.get(formatter);
     if (!wrapper) {
       wrapper = (error, callSites) => {
-        const sites = callSites.filter((site) => !isRtFrame(site)).map((site) => new OriginalCallSite(site));
+        const sites = callSites.filter((site) => !isRtFrame(site));
         try {
-          return formatter(error, sites);
+          return formatter(error, sites.map((site) => new OriginalCallSite(site)));
         } catch {
           return formatStack(error, sites);
         }
