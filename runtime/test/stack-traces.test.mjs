@@ -1,10 +1,11 @@
 // Stack traces: V8's format and stack-trace API with original TypeScript positions, the
 // uncaught-error preview (golden files, colours on and off) and rt.inspect.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { FIXTURES, REPO, rt, runOk, tempDir } from "./rt.mjs";
+import { FIXTURES, REPO, RT_BIN, rt, runOk, skipUnlessCI, tempDir } from "./rt.mjs";
 
 const DIR = path.join(FIXTURES, "diagnostics");
 const version = JSON.parse(readFileSync(path.join(REPO, "runtime", "package.json"), "utf8")).version;
@@ -129,6 +130,17 @@ describe("uncaught errors print a preview of the original source", () => {
     const result = rt(["uncaught.ts"], { cwd: DIR, env: { FORCE_COLOR: "1", NO_COLOR: undefined } });
     assert.match(result.stderr, /\x1b\[35mthrow\x1b\[0m/, "keywords highlighted");
     golden("uncaught.color.txt", result.stderr);
+  });
+
+  test("on a terminal (a real pseudo-terminal through script(1)) the preview is coloured", (t) => {
+    if (spawnSync("script", ["--version"]).error) return skipUnlessCI(t, "script(1) from util-linux is not installed");
+    const command = [process.execPath, "--", RT_BIN, "uncaught.ts"].map((arg) => `'${arg}'`).join(" ");
+    const env = { ...process.env, FORCE_COLOR: "", NO_COLOR: "", RT_TRANSPILER_CACHE_PATH: "0" };
+    delete env.FORCE_COLOR;
+    delete env.NO_COLOR;
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: DIR, env, encoding: "utf8", input: "" });
+    assert.match(result.stdout, /\x1b\[35mthrow\x1b\[0m/);
+    assert.match(result.stdout, /\x1b\[2mrt v/);
   });
 
   test("NO_COLOR and a pipe mean no colours", () => {
