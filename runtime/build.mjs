@@ -1,5 +1,6 @@
-// Bundles the CLI into one file (fast startup: one module to load) and writes the "rt" module.
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+// Bundles the CLI into one file (fast startup: one module to load), the inspector's server
+// thread and its web debugger, and writes the "rt" module.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { API_MEMBERS } from "./src/api/members.ts";
@@ -28,19 +29,13 @@ const oneRequirePerBuiltin = {
   },
 };
 
-await build({
-  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
+const common = {
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node22",
-  // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
-  // cache miss (it must stay a package anyway: it finds its binary relative to itself),
-  // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
-  // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview.
-  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens"],
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
   // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code.
   define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion) },
   sourcemap: "linked",
@@ -49,7 +44,35 @@ await build({
   minifySyntax: true,
   plugins: [oneRequirePerBuiltin],
   logLevel: "warning",
-});
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+    // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
+    // cache miss (it must stay a package anyway: it finds its binary relative to itself),
+    // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
+    // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview.
+    external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens"],
+  }),
+  // The inspector's server thread (with ws bundled in; its optional native helpers stay out).
+  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["bufferutil", "utf-8-validate"] }),
+  // The web debugger: a page rt serves itself, so it works offline.
+  build({
+    ...common,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    entryPoints: { app: "src/inspector/ui/app.ts" },
+    outdir: "dist/inspector-ui",
+    outExtension: {},
+    plugins: [],
+  }),
+]);
+for (const asset of ["index.html", "style.css"]) {
+  copyFileSync(new URL(`./src/inspector/ui/${asset}`, import.meta.url), new URL(`./dist/inspector-ui/${asset}`, import.meta.url));
+}
 
 // The "rt" module is the running program's namespace. The never-executed assignment lets
 // Node's CommonJS export detection see the names, so `import { version } from "rt"` works.

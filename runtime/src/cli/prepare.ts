@@ -5,6 +5,8 @@ import { installNamespace } from "../api/namespace.js";
 import { installStackTraces } from "../diagnostics/stack.js";
 import { installUncaughtReport } from "../diagnostics/uncaught.js";
 import { installVerboseFetch } from "../diagnostics/verbose-fetch.js";
+import { parseInspectorAddress } from "../inspector/address.js";
+import { startInspector, type InspectorMode } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
@@ -49,11 +51,24 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   installStackTraces();
   installUncaughtReport();
   installVerboseFetch(process.env);
-  loader.install();
   const entry = locateEntry(resolver);
+  const inspector = inspectorMode(values);
+  const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
+  loader.install();
   installNamespace(entry);
   if (cache) process.once("exit", () => cache.pruneIfDue());
+  // Last: with --inspect-wait/--inspect-brk nothing of the program runs before a client attaches.
+  debuggerHandle?.beforeEntry();
   return { loader, entry };
+}
+
+/** The debugger flag given, the most waiting one first if several are. */
+function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
+  for (const mode of ["inspect-brk", "inspect-wait", "inspect"] as const) {
+    const value = values[mode];
+    if (typeof value === "string") return { mode, value };
+  }
+  return undefined;
 }
 
 function commaList(value: string | undefined): string[] | undefined {

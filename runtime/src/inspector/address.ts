@@ -1,0 +1,39 @@
+// The value of --inspect / --inspect-wait / --inspect-brk: `[[host:]port[/prefix]]`.
+import { UsageError } from "../errors.js";
+
+export interface InspectorAddress {
+  readonly host: string;
+  /** 0: an available port is chosen. */
+  readonly port: number;
+  /** The WebSocket path; random and unguessable when not given. */
+  readonly prefix?: string;
+}
+
+export const DEFAULT_INSPECTOR_HOST = "127.0.0.1";
+
+export function parseInspectorAddress(flag: string, raw: string): InspectorAddress {
+  const invalid = (why: string) =>
+    new UsageError(`invalid value "${raw}" for ${flag}: ${why}; expected [[host:]port[/prefix]], e.g. ${flag}=9229 or ${flag}=127.0.0.1:9229/session`);
+  if (raw === "") return { host: DEFAULT_INSPECTOR_HOST, port: 0 };
+  const slash = raw.indexOf("/");
+  const hostPort = slash === -1 ? raw : raw.slice(0, slash);
+  const prefix = slash === -1 ? undefined : raw.slice(slash + 1);
+  if (prefix !== undefined && !/^[\w.~-]+$/.test(prefix)) throw invalid("the prefix may hold letters, digits, '.', '_', '~' and '-' only");
+  // IPv6 literals come in brackets: [::1]:9229
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d+)$/.exec(hostPort) ?? /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)$/.exec(hostPort);
+  if (!match) throw invalid("not a host and port");
+  const [host, portText] = match.length === 3 ? [match[1], match[2]] : /^\d+$/.test(match[1]!) ? [undefined, match[1]] : [match[1], undefined];
+  const port = portText === undefined ? 0 : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`port ${portText} is outside 0-65535`);
+  return { host: host?.replace(/^\[|\]$/g, "") ?? DEFAULT_INSPECTOR_HOST, port, prefix: prefix || undefined };
+}
+
+/** Loopback hosts need no warning: nobody else can connect. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** `host:port` as it appears in URLs (IPv6 in brackets). */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}

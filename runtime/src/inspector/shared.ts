@@ -1,0 +1,30 @@
+// What the main thread and the inspector's server thread share: startup data and a small
+// block of shared memory the main thread can wait on (Atomics.wait) without running JS.
+
+export interface InspectorWorkerData {
+  readonly host: string;
+  readonly port: number;
+  readonly prefix?: string;
+  /** The entry's path and URL, for /json/list. */
+  readonly entry: string;
+  readonly entryUrl: string;
+  /** --inspect-brk: pause when the entry's script starts. */
+  readonly breakOnStart: boolean;
+  /** Where the web debugger's files are. */
+  readonly uiDirectory: string;
+  readonly shared: SharedArrayBuffer;
+}
+
+/** Int32 slots of the shared block; the session id's bytes follow at `idOffset`. */
+export const STATE = {
+  /** 0 starting, 1 listening, 2 failed. */
+  phase: 0,
+  port: 1,
+  /** 1 once a client sent Runtime.runIfWaitingForDebugger. */
+  released: 2,
+  /** Why listening failed: 1 address in use, 2 permission denied, 3 address not available, 4 other. */
+  error: 3,
+  idLength: 4,
+  idOffset: 64,
+  bytes: 64 + 256,
+} as const;

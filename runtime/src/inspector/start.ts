@@ -1,0 +1,78 @@
+// --inspect, --inspect-wait, --inspect-brk: start the server thread, print the banner before
+// any program output, then wait for a client and/or stop on the entry's first line.
+import { writeSync } from "node:fs";
+import { Session } from "node:inspector";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { UsageError } from "../errors.js";
+import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
+import { STATE, type InspectorWorkerData } from "./shared.js";
+
+export type InspectorMode = "inspect" | "inspect-wait" | "inspect-brk";
+
+/** How long the server may take to start listening before rt gives up. */
+const START_TIMEOUT_MS = 10_000;
+
+const LISTEN_ERRORS: Readonly<Record<number, string>> = {
+  1: "is already in use; pick another port or leave it out to use a free one",
+  2: "needs privileges rt does not have; use a port above 1023",
+  3: "is not an address of this machine",
+  4: "cannot be listened on",
+};
+
+export interface InspectorHandle {
+  /** Blocks until the server listens, prints the banner, and waits/breaks as the mode asks. */
+  beforeEntry(): void;
+}
+
+/** Starts the server thread now, so it boots while rt loads the program. */
+export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
+  const shared = new SharedArrayBuffer(STATE.bytes);
+  const entryUrl = entry.startsWith("/") || path.isAbsolute(entry) ? pathToFileURL(entry).href : entry;
+  const workerData: InspectorWorkerData = {
+    host: address.host,
+    port: address.port,
+    prefix: address.prefix,
+    entry,
+    entryUrl,
+    breakOnStart: mode === "inspect-brk",
+    uiDirectory: path.join(__dirname, "inspector-ui"),
+    shared,
+  };
+  const worker = new Worker(path.join(__dirname, "inspector-worker.cjs"), { workerData, stdout: false, stderr: false });
+  worker.unref();
+  // Console calls made before a client attaches are kept only while some session exists;
+  // V8 replays them to a client's Runtime.enable.
+  const keeper = new Session();
+  keeper.connect();
+
+  return {
+    beforeEntry() {
+      const state = new Int32Array(shared);
+      Atomics.wait(state, STATE.phase, 0, START_TIMEOUT_MS);
+      const phase = Atomics.load(state, STATE.phase);
+      const where = hostPort(address.host, address.port);
+      if (phase !== 1) {
+        const reason = phase === 2 ? LISTEN_ERRORS[Atomics.load(state, STATE.error)] : "did not start in time";
+        throw new UsageError(`--${mode}: ${where} ${reason}`);
+      }
+      const port = Atomics.load(state, STATE.port);
+      const id = Buffer.from(new Uint8Array(shared, STATE.idOffset, Atomics.load(state, STATE.idLength))).toString("latin1");
+      writeSync(2, banner(address.host, port, id));
+      if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
+    },
+  };
+}
+
+function banner(host: string, port: number, id: string): string {
+  const address = hostPort(host, port);
+  const line = "--------------------- rt inspector ---------------------";
+  const warning = isLoopback(host)
+    ? ""
+    : `Warning: listening on ${host}: anyone who can reach this port can run code in this process.\n`;
+  return (
+    `${line}\n${warning}Listening:\n  ws://${address}/${id}\nInspect in browser:\n  http://${address}/#${address}/${id}\n` +
+    `DevTools:\n  devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${address}/${id}\n${line}\n`
+  );
+}

@@ -1,0 +1,281 @@
+// --inspect / --inspect-wait / --inspect-brk with real rt processes driven over a real
+// WebSocket: value forms, banner, wait and break semantics, breakpoints and stepping in
+// TypeScript at original lines, console replay, disconnects, protocol errors, Host/Origin checks.
+import { TraceMap, generatedPositionFor, originalPositionFor } from "@jridgewell/trace-mapping";
+import assert from "node:assert/strict";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, test } from "node:test";
+import { CdpClient, startInspected } from "./cdp.mjs";
+import { FIXTURES, rt } from "./rt.mjs";
+
+const DIR = path.join(FIXTURES, "inspector");
+const APP_URL = pathToFileURL(path.join(DIR, "app.ts")).href;
+
+async function freePort() {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function get(port, pathname, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: "127.0.0.1", port, path: pathname, headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode, body, type: response.headers["content-type"] }));
+    });
+    request.on("error", reject);
+  });
+}
+
+/** Tries a WebSocket upgrade with the given headers; resolves with the HTTP status line. */
+function upgrade(port, pathname, headers) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      const lines = [`GET ${pathname} HTTP/1.1`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="];
+      for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    });
+    socket.once("data", (chunk) => {
+      resolve(String(chunk).split("\r\n")[0]);
+      socket.destroy();
+    });
+    socket.on("error", reject);
+  });
+}
+
+const mapOf = (scriptParsed) => new TraceMap(Buffer.from(scriptParsed.sourceMapURL.split(",")[1], "base64").toString());
+const originalOf = (map, location) => originalPositionFor(map, { line: location.lineNumber + 1, column: location.columnNumber }).line;
+
+describe("the server and its banner", () => {
+  test("--inspect: a free port, an unguessable id, the banner on stderr whole and in order before any output", async (t) => {
+    const run = startInspected(t, ["--inspect", "app.ts"], { cwd: DIR });
+    const url = await run.banner;
+    const { code, stdout, stderr } = await run.exited;
+    assert.equal(code, 0);
+    assert.equal(stdout, "before\ntotal 5\n");
+    const match = /^ws:\/\/127\.0\.0\.1:(\d+)\/([0-9a-f-]{36})$/.exec(url);
+    assert.ok(match, url);
+    const [, port, id] = match;
+    const address = `127.0.0.1:${port}`;
+    const line = "--------------------- rt inspector ---------------------";
+    assert.equal(
+      stderr,
+      `${line}\nListening:\n  ws://${address}/${id}\nInspect in browser:\n  http://${address}/#${address}/${id}\n` +
+        `DevTools:\n  devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${address}/${id}\n${line}\n`,
+    );
+  });
+
+  test("--inspect=<port> and --inspect=<host>:<port>/<prefix>", async (t) => {
+    const port = await freePort();
+    const byPort = startInspected(t, [`--inspect=${port}`, "app.ts"], { cwd: DIR });
+    assert.match(await byPort.banner, new RegExp(`^ws://127\\.0\\.0\\.1:${port}/[0-9a-f-]{36}$`));
+    await byPort.exited;
+    const other = await freePort();
+    const full = startInspected(t, [`--inspect=localhost:${other}/my-session`, "app.ts"], { cwd: DIR });
+    assert.equal(await full.banner, `ws://localhost:${other}/my-session`);
+    await full.exited;
+  });
+
+  test("a non-loopback host warns in the banner", async (t) => {
+    const run = startInspected(t, ["--inspect=0.0.0.0:0/open", "app.ts"], { cwd: DIR });
+    await run.banner;
+    assert.match((await run.exited).stderr, /^Warning: listening on 0\.0\.0\.0: anyone who can reach this port can run code in this process\.$/m);
+  });
+
+  test("bad values and a port in use: one line naming the flag, exit 2", async (t) => {
+    const invalid = rt(["--inspect=70000", "app.ts"], { cwd: DIR });
+    assert.deepEqual([invalid.code, invalid.stdout], [2, ""]);
+    assert.match(invalid.stderr, /^rt: invalid value "70000" for --inspect: port 70000 is outside 0-65535; expected \[\[host:\]port\[\/prefix\]\]/);
+    const unparsable = rt(["--inspect-wait=a:b:c", "app.ts"], { cwd: DIR });
+    assert.deepEqual([unparsable.code, unparsable.stderr.split("\n").length], [2, 2]);
+    assert.match(unparsable.stderr, /^rt: invalid value "a:b:c" for --inspect-wait: not a host and port/);
+    const busy = net.createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => busy.once("listening", resolve));
+    const port = busy.address().port;
+    const result = await startInspected(t, [`--inspect=${port}`, "app.ts"], { cwd: DIR }).exited;
+    busy.close();
+    assert.deepEqual([result.code, result.stdout, result.stderr], [2, "", `rt: --inspect: 127.0.0.1:${port} is already in use; pick another port or leave it out to use a free one\n`]);
+  });
+
+  test("/json/version and /json/list describe the target; the WebSocket path without Upgrade is 426", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/discover", "app.ts"], { cwd: DIR });
+    const url = await run.banner;
+    const port = Number(new URL(url).port);
+    const version = await get(port, "/json/version");
+    assert.equal(version.status, 200);
+    assert.match(JSON.parse(version.body).Browser, /^rt\//);
+    for (const pathname of ["/json", "/json/list"]) {
+      const [target] = JSON.parse((await get(port, pathname)).body);
+      assert.deepEqual(
+        { type: target.type, url: target.url, ws: target.webSocketDebuggerUrl, title: target.title },
+        { type: "node", url: APP_URL, ws: `ws://127.0.0.1:${port}/discover`, title: "app.ts" },
+      );
+      assert.equal(target.devtoolsFrontendUrl, `devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=127.0.0.1:${port}/discover`);
+    }
+    assert.equal((await get(port, "/discover")).status, 426);
+    assert.equal((await get(port, "/nothing-here")).status, 404);
+    run.child.kill();
+    await run.exited;
+  });
+
+  test("DNS rebinding and cross-origin pages are refused; rt's own page and DevTools are allowed", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/guarded", "app.ts"], { cwd: DIR });
+    const port = Number(new URL(await run.banner).port);
+    const host = `127.0.0.1:${port}`;
+    assert.equal((await get(port, "/json/list", { Host: "evil.example:80" })).status, 403);
+    assert.equal((await get(port, "/json/list", { Host: `localhost:${port}` })).status, 200);
+    assert.equal(await upgrade(port, "/guarded", { Host: "attacker.example" }), "HTTP/1.1 403 Forbidden");
+    assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: "http://evil.example" }), "HTTP/1.1 403 Forbidden");
+    assert.equal(await upgrade(port, "/wrong-id", { Host: host }), "HTTP/1.1 404 Not Found");
+    assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: `http://${host}` }), "HTTP/1.1 101 Switching Protocols");
+    assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: "devtools://devtools" }), "HTTP/1.1 101 Switching Protocols");
+    run.child.kill();
+    await run.exited;
+  });
+});
+
+describe("wait and break", () => {
+  test("--inspect-wait runs nothing before a client attaches and sends Runtime.runIfWaitingForDebugger", async (t) => {
+    const run = startInspected(t, ["--inspect-wait", "app.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(run.output.stdout, "", "no program output before the client says go");
+    await client.send("Runtime.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const { code, stdout } = await run.exited;
+    assert.deepEqual([code, stdout], [0, "before\ntotal 5\n"]);
+  });
+
+  test("a breakpoint set by URL before the program starts is hit (plain JavaScript: same lines)", async (t) => {
+    const run = startInspected(t, ["--inspect-wait", "plain.js"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    await client.send("Debugger.setBreakpointByUrl", { url: pathToFileURL(path.join(DIR, "plain.js")).href, lineNumber: 3 });
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const paused = await client.event("Debugger.paused");
+    assert.equal(paused.callFrames[0].location.lineNumber, 3);
+    assert.equal(paused.callFrames[0].functionName, "greet");
+    const message = await client.send("Debugger.evaluateOnCallFrame", { callFrameId: paused.callFrames[0].callFrameId, expression: "message" });
+    assert.equal(message.result.value, "hello plain");
+    await client.send("Debugger.resume");
+    assert.equal((await run.exited).stdout, "hello plain\n");
+  });
+
+  test("--inspect-brk stops on the entry's first line, in the user's file; breakpoints, evaluate and steps work at original .ts lines", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === APP_URL);
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const first = await client.event("Debugger.paused");
+    const script = await scriptPromise;
+    assert.equal(first.callFrames[0].location.scriptId, script.scriptId, "paused in app.ts, not in rt");
+    assert.equal(run.output.stdout, "", "nothing ran yet");
+    const map = mapOf(script);
+    assert.equal(originalOf(map, first.callFrames[0].location), 12, "the first statement: console.log(\"before\")");
+
+    // A breakpoint on original line 8 (`const sum: number = a + b;`), placed through the map.
+    const target = generatedPositionFor(map, { source: map.sources[0], line: 8, column: 2 });
+    await client.send("Debugger.setBreakpointByUrl", { url: APP_URL, lineNumber: target.line - 1, columnNumber: target.column });
+    await client.send("Debugger.resume");
+    const hit = await client.event("Debugger.paused");
+    const frame = hit.callFrames[0];
+    assert.deepEqual([frame.functionName, originalOf(map, frame.location)], ["add", 8]);
+    const a = await client.send("Debugger.evaluateOnCallFrame", { callFrameId: frame.callFrameId, expression: "a * 10 + b" });
+    assert.equal(a.result.value, 23);
+
+    await client.send("Debugger.stepOver");
+    const stepped = await client.event("Debugger.paused");
+    assert.equal(originalOf(map, stepped.callFrames[0].location), 9, "step over lands on `return sum;`");
+    const sum = await client.send("Debugger.evaluateOnCallFrame", { callFrameId: stepped.callFrames[0].callFrameId, expression: "sum" });
+    assert.equal(sum.result.value, 5);
+    await client.send("Debugger.stepOut");
+    const out = await client.event("Debugger.paused");
+    assert.equal(originalOf(map, out.callFrames[0].location), 14, "step out returns to the caller, at its next statement");
+    await client.send("Debugger.resume");
+    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "before\ntotal 5\n"]);
+  });
+
+  test("step into enters the called function", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "plain.js"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const first = await client.event("Debugger.paused");
+    assert.equal(first.callFrames[0].location.lineNumber, 5, "console.log(greet(...)) is the first statement");
+    await client.send("Debugger.stepInto");
+    const inside = await client.event("Debugger.paused");
+    assert.deepEqual([inside.callFrames[0].functionName, inside.callFrames[0].location.lineNumber], ["greet", 2]);
+    await client.send("Debugger.resume");
+    await run.exited;
+  });
+
+  test("a client that disconnects while the program is paused lets it continue", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    await client.event("Debugger.paused");
+    client.close();
+    const { code, stdout } = await run.exited;
+    assert.deepEqual([code, stdout], [0, "before\ntotal 5\n"]);
+  });
+});
+
+describe("the protocol", () => {
+  test("console messages logged before a client attached reach it; several clients in turn", async (t) => {
+    const run = startInspected(t, ["--inspect", "early.ts"], { cwd: DIR });
+    const url = await run.banner;
+    while (!run.output.stdout.includes("early message")) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 2; i++) {
+      const client = await CdpClient.connect(url);
+      await client.send("Runtime.enable");
+      const logged = await client.event("Runtime.consoleAPICalled", (params) => params.args[0]?.value === "early message");
+      assert.equal(logged.type, "log");
+      const result = await client.send("Runtime.evaluate", { expression: "6 * 7" });
+      assert.equal(result.result.value, 42);
+      client.close();
+    }
+    run.child.kill("SIGTERM");
+    assert.equal((await run.exited).code, 0);
+  });
+
+  test("malformed and unknown messages get protocol errors, never a crash", async (t) => {
+    const run = startInspected(t, ["--inspect", "early.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    const parse = new Promise((resolve) => client.waiters.push((message) => message.id === null && (resolve(message), true)));
+    client.socket.send("{ not json");
+    assert.deepEqual((await parse).error.code, -32700);
+    const invalid = new Promise((resolve) => client.waiters.push((message) => message.id === null && (resolve(message), true)));
+    client.socket.send(JSON.stringify({ method: "Runtime.evaluate" }));
+    assert.deepEqual((await invalid).error.code, -32600);
+    const unknown = await client.raw("Nope.nothing", {});
+    assert.equal(unknown.error.code, -32601);
+    assert.match(unknown.error.message, /Nope\.nothing/);
+    const still = await client.send("Runtime.evaluate", { expression: "1 + 1" });
+    assert.equal(still.result.value, 2);
+    client.close();
+    run.child.kill("SIGTERM");
+    await run.exited;
+  });
+
+  test("transpiled files appear with their file: URL and an inline source map of the original TypeScript", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === APP_URL);
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const script = await scriptPromise;
+    const map = mapOf(script);
+    assert.match(map.sourcesContent[0], /^interface Pair \{$/m);
+    await client.event("Debugger.paused");
+    client.close();
+    await run.exited;
+  });
+});
