@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { runEntry } from "../entry.js";
+import { afterPreloads, runEntry } from "../entry.js";
 import { prepareRuntime, type Invocation } from "../prepare.js";
 
 export function evalCode(code: string, invocation: Invocation): Promise<void> {
@@ -21,7 +21,7 @@ function runInline(name: string, code: string, argv: string[], invocation: Invoc
   loader.addVirtualModule(file, code);
   loader.markEntry(file);
   process.argv = argv;
-  return runEntry(loader, file);
+  return afterPreloads(loader, invocation.values.preload as string[] | undefined, () => runEntry(loader, file));
 }
 
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
@@ -35,11 +35,13 @@ export function printCode(code: string, invocation: Invocation): Promise<void> {
   globals.require = createRequire(file);
   globals.__filename = file;
   globals.__dirname = path.dirname(file);
-  const { constants, runInThisContext } = require("node:vm") as typeof import("node:vm");
-  const result: unknown = runInThisContext(loader.transpiledSource(file), {
-    filename: file,
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  return afterPreloads(loader, invocation.values.preload as string[] | undefined, () => {
+    const { constants, runInThisContext } = require("node:vm") as typeof import("node:vm");
+    const result: unknown = runInThisContext(loader.transpiledSource(file), {
+      filename: file,
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    // As console.log would show it; a promise is awaited first.
+    return Promise.resolve(result).then((value) => console.log(value));
   });
-  // As console.log would show it; a promise is awaited first.
-  return Promise.resolve(result).then((value) => console.log(value));
 }
