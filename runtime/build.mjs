@@ -29,7 +29,8 @@ const oneRequirePerBuiltin = {
 };
 
 await build({
-  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+  // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
+  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts", schema: "src/config/schema.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,

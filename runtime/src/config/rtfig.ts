@@ -4,7 +4,7 @@
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { READY_OWNERS, type FlagSpec } from "../cli/flags.js";
+import { READY_OWNERS, flagByName, type FlagSpec } from "../cli/flags.js";
 import { closest, display, type FlagValue, type FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
@@ -57,7 +57,9 @@ export function readConfig(file: string): FlagValues {
       const flag = flagForKey(table, key);
       const at = where.find(table, key);
       if (!flag) {
-        warn(`${at}: unknown key "${qualified(table, key)}"${suggestion(table, key)}; ignored`);
+        const commandLineOnly = flagByName(key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
+        if (commandLineOnly) warn(`${at}: "${qualified(table, key)}" (${display(commandLineOnly)}) applies to one invocation: give it on the command line; ignored`);
+        else warn(`${at}: unknown key "${qualified(table, key)}"${suggestion(table, key)}; ignored`);
         continue;
       }
       if (!READY_OWNERS.has(flag.owner)) {
