@@ -72,11 +72,13 @@ export function skipUnlessCI(t, reason) {
  * its output: `waitFor(pattern)` resolves with the output once stdout+stderr (from `from` on)
  * match, `stop()` ends it (also done when the test ends). Waits are generous: no timing guesses.
  */
-export function rtLive(t, args, { cwd = process.cwd(), env = {} } = {}) {
-  const child = spawn(process.execPath, ["--", RT_BIN, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: path.join(CACHE_ROOT, String(++caches)), ...env },
-  });
+export function rtLive(t, args, { cwd = process.cwd(), env = {}, terminal = false } = {}) {
+  const command = [process.execPath, "--", RT_BIN, ...args];
+  const options = { cwd, env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: path.join(CACHE_ROOT, String(++caches)), ...env } };
+  // `terminal`: on a real pseudo-terminal, through script(1); its own process group, ended as one.
+  const child = terminal
+    ? spawn("script", ["-qec", command.map((arg) => `'${arg}'`).join(" "), "/dev/null"], { ...options, detached: true })
+    : spawn(command[0], command.slice(1), options);
   let output = "";
   const waiters = new Set();
   const check = () => {
@@ -110,7 +112,10 @@ export function rtLive(t, args, { cwd = process.cwd(), env = {} } = {}) {
       });
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null) {
+        if (terminal) process.kill(-child.pid, "SIGTERM");
+        else child.kill("SIGTERM");
+      }
       return exited;
     },
   };

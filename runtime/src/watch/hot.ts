@@ -16,6 +16,7 @@ import { FileWatcher, clearScreen, isPackageFile } from "./files.js";
 import { keepServerPorts } from "./servers.js";
 
 const VERSION_PARAMETER = "rt-hot";
+const VERSION_SUFFIX = new RegExp(`\\?${VERSION_PARAMETER}=\\d+`, "g");
 
 interface ModuleInternals {
   _load(request: string, parent: null, isMain: boolean): unknown;
@@ -118,5 +119,6 @@ export class HotReloader implements ModuleTracker {
 
 function report(error: unknown): void {
   const text = error instanceof ProgramError ? error.display : `${inspect(error, { colors: wantsColors(process.stderr) })}\n`;
-  process.stderr.write(`${text}rt --hot: the reload failed; the previous version keeps running until the next change\n`);
+  // Module versions are rt's bookkeeping, not part of the user's file names.
+  process.stderr.write(`${text.replace(VERSION_SUFFIX, "")}rt --hot: the reload failed; the previous version keeps running until the next change\n`);
 }
