@@ -5,7 +5,8 @@ import { constrainedMemory } from "node:process";
 import { totalmem } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { FIXTURES, RT_BIN, rt, runOk } from "./rt.mjs";
+import { writeFileSync } from "node:fs";
+import { FIXTURES, RT_BIN, rt, runOk, tempDir } from "./rt.mjs";
 
 const cwd = path.join(FIXTURES, "process");
 
@@ -49,6 +50,17 @@ describe("runtime flags", () => {
       assert.equal(shown.title, title);
       assert.equal(shown.shown, title);
     }
+  });
+
+  test("a title longer than the command line (from rtfig.toml) restarts the process with it: still the full title, same pid", { skip: process.platform !== "linux" && "reads /proc" }, async (t) => {
+    const config = path.join(tempDir(t), "rtfig.toml");
+    const long = `from-config-${"y".repeat(500)}`;
+    writeFileSync(config, `title = "${long}"\n`);
+    const child = spawn(process.execPath, ["--", RT_BIN, "--config", config, "title.ts"], { cwd });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    await new Promise((resolve) => child.on("close", resolve));
+    assert.deepEqual(JSON.parse(stdout), { pid: child.pid, title: long, shown: long });
   });
 
   test("--zero-fill-buffers: Buffer.allocUnsafe returns zeroed memory (it does not without)", () => {

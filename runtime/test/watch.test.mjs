@@ -150,6 +150,13 @@ describe("--hot", () => {
     assert.equal(await get(port), "version v3");
   });
 
+  test("--hot needs a file: with -e, -p or stdin it is refused, exit 2", () => {
+    for (const args of [["-e", "1"], ["-p", "1"], ["run", "-"]]) {
+      const result = rt(["--hot", ...args], { cwd: path.join(FIXTURES, "watch"), input: "1" });
+      assert.deepEqual([result.code, result.stderr], [2, "rt: --hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)\n"], args.join(" "));
+    }
+  });
+
   test("CommonJS modules reload too", async (t) => {
     const dir = project(t);
     const live = rtLive(t, ["--hot", "app.cts"], { cwd: dir });

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { UsageError } from "../../errors.js";
 import { afterPreloads, runEntry } from "../entry.js";
 import { prepareRuntime, type Invocation } from "../prepare.js";
 
@@ -16,6 +17,7 @@ export function runStdin(invocation: Invocation): Promise<void> {
 
 // These return the entry's promise instead of awaiting it: see runEntry.
 function runInline(name: string, code: string, argv: string[], invocation: Invocation): Promise<void> {
+  refuseHot(invocation);
   const file = path.join(process.cwd(), name);
   const { loader } = prepareRuntime(invocation, () => file);
   loader.addVirtualModule(file, code);
@@ -26,6 +28,7 @@ function runInline(name: string, code: string, argv: string[], invocation: Invoc
 
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
 export function printCode(code: string, invocation: Invocation): Promise<void> {
+  refuseHot(invocation);
   const file = path.join(process.cwd(), "[eval]");
   const { loader } = prepareRuntime(invocation, () => file);
   loader.addVirtualModule(file, code);
@@ -44,4 +47,9 @@ export function printCode(code: string, invocation: Invocation): Promise<void> {
     // As console.log would show it; a promise is awaited first.
     return Promise.resolve(result).then((value) => console.log(value));
   });
+}
+
+/** --hot re-executes the modules of a file; inline code has none to edit. */
+function refuseHot({ values }: Invocation): void {
+  if (values.hot === true) throw new UsageError("--hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)");
 }
