@@ -33,7 +33,7 @@ export function withConfig(values: FlagValues): FlagValues {
 
 type TomlTable = Record<string, unknown>;
 
-export function readConfig(file: string): FlagValues {
+function readConfig(file: string): FlagValues {
   const text = readFileSync(file, "utf8");
   const where = new KeyLocator(displayPath(file), text);
   // Loaded on demand: most projects have no rtfig.toml.

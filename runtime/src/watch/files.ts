@@ -5,7 +5,7 @@ import { watch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 
 /** Quiet time after the last change before reacting: one save often makes several events. */
-export const DEBOUNCE_MS = 20;
+const DEBOUNCE_MS = 20;
 
 export class FileWatcher {
   private readonly files = new Set<string>();
