@@ -49,7 +49,8 @@ const common = {
 await Promise.all([
   build({
     ...common,
-    entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+    // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
+    entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts", schema: "src/config/schema.ts" },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
     // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,

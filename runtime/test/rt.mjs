@@ -66,3 +66,59 @@ export function skipUnlessCI(t, reason) {
   if (process.env.CI === "true") throw new Error(`${reason} (under CI=true a missing system component fails the test)`);
   t.skip(reason);
 }
+
+/**
+ * Starts a long-running `rt ...args` (--watch, --hot, servers) and returns helpers to wait for
+ * its output: `waitFor(pattern)` resolves with the output once stdout+stderr (from `from` on)
+ * match, `stop()` ends it (also done when the test ends). Waits are generous: no timing guesses.
+ */
+export function rtLive(t, args, { cwd = process.cwd(), env = {}, terminal = false } = {}) {
+  const command = [process.execPath, "--", RT_BIN, ...args];
+  const options = { cwd, env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: path.join(CACHE_ROOT, String(++caches)), ...env } };
+  // `terminal`: on a real pseudo-terminal, through script(1); its own process group, ended as one.
+  const child = terminal
+    ? spawn("script", ["-qec", command.map((arg) => `'${arg}'`).join(" "), "/dev/null"], { ...options, detached: true })
+    : spawn(command[0], command.slice(1), options);
+  let output = "";
+  const waiters = new Set();
+  const check = () => {
+    for (const waiter of waiters) if (waiter.test()) waiters.delete(waiter);
+  };
+  child.stdout.setEncoding("utf8").on("data", (chunk) => ((output += chunk), check()));
+  child.stderr.setEncoding("utf8").on("data", (chunk) => ((output += chunk), check()));
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const live = {
+    child,
+    exited,
+    get output() {
+      return output;
+    },
+    /** Resolves when the output after offset `from` matches `pattern`; rejects after `timeout` ms. */
+    waitFor(pattern, { from = 0, timeout = 30_000 } = {}) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`rt ${args.join(" ")}: no output matching ${pattern} within ${timeout} ms. Output:\n${output}`));
+        }, timeout);
+        const waiter = {
+          test: () => {
+            if (!pattern.test(output.slice(from))) return false;
+            clearTimeout(timer);
+            resolve(output);
+            return true;
+          },
+        };
+        if (!waiter.test()) waiters.add(waiter);
+      });
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        if (terminal) process.kill(-child.pid, "SIGTERM");
+        else child.kill("SIGTERM");
+      }
+      return exited;
+    },
+  };
+  t.after(() => live.stop());
+  return live;
+}

@@ -138,6 +138,8 @@ describe("uncaught errors print a preview of the original source", () => {
     const env = { ...process.env, FORCE_COLOR: "", NO_COLOR: "", RT_TRANSPILER_CACHE_PATH: "0" };
     delete env.FORCE_COLOR;
     delete env.NO_COLOR;
+    // Node counts any terminal as 2-colour when CI is set (tty.hasColors() is then false).
+    delete env.CI;
     const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: DIR, env, encoding: "utf8", input: "" });
     assert.match(result.stdout, /\x1b\[35mthrow\x1b\[0m/);
     assert.match(result.stdout, /\x1b\[2mrt v/);

@@ -27,7 +27,7 @@ export type FlagOwner =
   | "build"
   | "networking";
 
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "inspector"]);
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector"]);
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
@@ -49,6 +49,15 @@ export interface FlagSpec {
   readonly min?: number;
   /** Setting this flag also sets other flags (`-i` means `--install=fallback`). */
   readonly implies?: Readonly<Record<string, string | boolean>>;
+  /** Another name for a list flag: its values join that flag's, in command-line order. */
+  readonly aliasOf?: string;
+  /**
+   * Where rtfig.toml holds a default for this flag: a top-level key (absent), the script
+   * runner's `[run]` table, or nowhere (a flag that says what one invocation does).
+   */
+  readonly config?: "run" | false;
+  /** A list of KEY:VALUE entries that rtfig.toml may also write as a table; `values` limits the VALUEs. */
+  readonly keyed?: { readonly values?: readonly string[] };
 }
 
 export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
@@ -56,22 +65,22 @@ export type LoaderName = (typeof LOADERS)[number];
 
 export const FLAGS: readonly FlagSpec[] = [
   // general
-  { name: "help", short: "h", type: "boolean", group: "general", owner: "core", help: "Print this help and exit" },
-  { name: "version", short: "v", type: "boolean", group: "general", owner: "core", help: "Print rt's version and exit" },
-  { name: "eval", short: "e", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Run <code> as TypeScript (JSX enabled)" },
-  { name: "print", short: "p", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Like --eval, then print the result (promises are awaited)" },
-  { name: "if-present", type: "boolean", group: "general", owner: "scripts", help: "Exit 0 silently when the script or file does not exist" },
-  { name: "silent", type: "boolean", group: "general", owner: "scripts", help: "Don't echo the script's command" },
-  { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", owner: "scripts", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell" },
-  { name: "rt", short: "b", type: "boolean", group: "general", owner: "scripts", help: "Run `node` and node-shebang binaries in scripts on rt" },
-  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "With `rt run` and no name: list the scripts as JSON" },
+  { name: "help", short: "h", type: "boolean", group: "general", owner: "core", help: "Print this help and exit", config: false },
+  { name: "version", short: "v", type: "boolean", group: "general", owner: "core", help: "Print rt's version and exit", config: false },
+  { name: "eval", short: "e", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Run <code> as TypeScript (JSX enabled)", config: false },
+  { name: "print", short: "p", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Like --eval, then print the result (promises are awaited)", config: false },
+  { name: "if-present", type: "boolean", group: "general", owner: "scripts", help: "Exit 0 silently when the script or file does not exist", config: false },
+  { name: "silent", type: "boolean", group: "general", owner: "scripts", help: "Don't echo the script's command", config: "run" },
+  { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", owner: "scripts", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell", config: "run" },
+  { name: "rt", short: "b", type: "boolean", group: "general", owner: "scripts", help: "Run `node` and node-shebang binaries in scripts on rt", config: "run" },
+  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "With `rt run` and no name: list the scripts as JSON", config: false },
   // workspaces
-  { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", owner: "scripts", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)" },
-  { name: "workspaces", type: "boolean", group: "workspaces", owner: "scripts", help: "Run the script in every package of the root's `workspaces` field" },
-  { name: "elide-lines", type: "number", min: 0, default: 10, group: "workspaces", owner: "scripts", help: "Lines of each package's output shown live on a terminal (0 shows all)" },
-  { name: "parallel", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts at once with prefixed output" },
-  { name: "sequential", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts one after another with prefixed output" },
-  { name: "no-exit-on-error", type: "boolean", group: "workspaces", owner: "scripts", help: "With --parallel/--sequential: keep running the others when one fails" },
+  { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", owner: "scripts", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)", config: false },
+  { name: "workspaces", type: "boolean", group: "workspaces", owner: "scripts", help: "Run the script in every package of the root's `workspaces` field", config: false },
+  { name: "elide-lines", type: "number", min: 0, default: 10, group: "workspaces", owner: "scripts", help: "Lines of each package's output shown live on a terminal (0 shows all)", config: false },
+  { name: "parallel", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts at once with prefixed output", config: false },
+  { name: "sequential", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts one after another with prefixed output", config: false },
+  { name: "no-exit-on-error", type: "boolean", group: "workspaces", owner: "scripts", help: "With --parallel/--sequential: keep running the others when one fails", config: false },
   // runtime & process control
   { name: "smol", type: "boolean", group: "runtime", owner: "process", help: "Use less memory; garbage-collect more often" },
   { name: "expose-gc", type: "boolean", group: "runtime", owner: "process", help: "Expose gc() on the global object" },
@@ -83,19 +92,19 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "unhandled-rejections", type: "string", values: ["strict", "throw", "warn", "none", "warn-with-error-code"], default: "throw", group: "runtime", owner: "process", help: "What an unhandled promise rejection does" },
   { name: "console-depth", type: "number", min: 0, default: 2, group: "runtime", owner: "process", help: "Depth of objects printed by console.log" },
   { name: "preload", short: "r", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Load <module> before the entry (repeatable)" },
-  { name: "require", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload" },
-  { name: "import", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload" },
+  { name: "require", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload", aliasOf: "preload" },
+  { name: "import", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload", aliasOf: "preload" },
   // development workflow
-  { name: "watch", type: "boolean", group: "workflow", owner: "process", help: "Restart the program when a file it loaded changes" },
-  { name: "hot", type: "boolean", group: "workflow", owner: "process", help: "Reload changed modules in place, keeping global state" },
-  { name: "no-clear-screen", type: "boolean", group: "workflow", owner: "process", help: "Don't clear the terminal on --watch/--hot reloads" },
+  { name: "watch", type: "boolean", group: "workflow", owner: "process", help: "Restart the program when a file it loaded changes", config: false },
+  { name: "hot", type: "boolean", group: "workflow", owner: "process", help: "Reload changed modules in place, keeping global state", config: false },
+  { name: "no-clear-screen", type: "boolean", group: "workflow", owner: "process", help: "Don't clear the terminal on --watch/--hot reloads", config: false },
   // debugging
-  { name: "inspect", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger (Chrome DevTools Protocol over WebSocket)" },
-  { name: "inspect-wait", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and wait for a client before running code" },
-  { name: "inspect-brk", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and pause on the entry's first line" },
+  { name: "inspect", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger (Chrome DevTools Protocol over WebSocket)", config: false },
+  { name: "inspect-wait", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and wait for a client before running code", config: false },
+  { name: "inspect-brk", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and pause on the entry's first line", config: false },
   // dependency & module resolution
   { name: "install", type: "string", values: ["auto", "fallback", "force"], default: "auto", group: "resolution", owner: "networking", help: "Auto-install missing packages: auto (no node_modules), fallback (missing only), force (always)" },
-  { name: "i", type: "boolean", implies: { install: "fallback" }, group: "resolution", owner: "networking", help: "Same as --install=fallback" },
+  { name: "i", type: "boolean", implies: { install: "fallback" }, group: "resolution", owner: "networking", help: "Same as --install=fallback", config: false },
   { name: "no-install", type: "boolean", group: "resolution", owner: "networking", help: "Never auto-install packages" },
   { name: "prefer-offline", type: "boolean", group: "resolution", owner: "networking", help: "Resolve auto-installed packages from the cache without a staleness check" },
   { name: "prefer-latest", type: "boolean", group: "resolution", owner: "networking", help: "Always check the registry for the latest matching versions" },
@@ -106,9 +115,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "extension-order", type: "string", valueName: "<.a,.b>", default: ".tsx,.ts,.jsx,.js,.json", group: "resolution", owner: "core", help: "Extensions tried for extensionless imports" },
   // transpilation & language
   { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", owner: "core", help: "tsconfig.json to use (default: $cwd/tsconfig.json)" },
-  { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", owner: "core", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'" },
+  { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", owner: "core", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'", keyed: {} },
   { name: "drop", type: "list", valueName: "<name>", group: "transpilation", owner: "core", help: "Remove calls, e.g. --drop=console or --drop=debugger" },
-  { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", owner: "core", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}` },
+  { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", owner: "core", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}`, keyed: { values: LOADERS } },
   { name: "no-macros", type: "boolean", group: "transpilation", owner: "build", help: "Refuse macro imports (with { type: \"macro\" })" },
   { name: "jsx-factory", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Function called for JSX elements with the classic runtime (default: React.createElement)" },
   { name: "jsx-fragment", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Value used for JSX fragments with the classic runtime (default: React.Fragment)" },
@@ -130,8 +139,8 @@ export const FLAGS: readonly FlagSpec[] = [
   // global configuration
   { name: "env-file", type: "list", valueName: "<file>", group: "config", owner: "process", help: "Load environment variables from <file> (repeatable; later files win)" },
   { name: "no-env-file", type: "boolean", group: "config", owner: "process", help: "Don't load .env, .env.$NODE_ENV and .env.local automatically" },
-  { name: "cwd", type: "string", valueName: "<abs path>", group: "config", owner: "process", help: "Change the working directory before anything resolves" },
-  { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", owner: "process", help: "Config file (default: $cwd/rtfig.toml)" },
+  { name: "cwd", type: "string", valueName: "<abs path>", group: "config", owner: "process", help: "Change the working directory before anything resolves", config: false },
+  { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", owner: "process", help: "Config file (default: $cwd/rtfig.toml)", config: false },
 ];
 
 /** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */

@@ -3,7 +3,12 @@ import { ProgramError, UsageError } from "../errors.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { resolveRunTarget, runFile } from "./commands/run-file.js";
 import { helpText } from "./help.js";
-import { applyStartupOptions } from "./node-flags.js";
+import { loadEnvFiles } from "../config/env-files.js";
+import { withConfig } from "../config/rtfig.js";
+import { changeDirectory } from "../process/cwd.js";
+import { applyStartupOptions } from "../process/startup-options.js";
+import { isWatchChild } from "../watch/report.js";
+import { superviseWatch } from "../watch/supervisor.js";
 import type { Invocation } from "./prepare.js";
 import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
 
@@ -16,8 +21,16 @@ export function main(argv: readonly string[], cacheRoot: string | undefined): vo
   try {
     const parsed = parseArgs(argv);
     assertSupported(parsed);
-    applyStartupOptions(parsed.values, argv);
-    running = dispatch(parsed, cacheRoot);
+    changeDirectory(parsed.values.cwd as string | undefined);
+    if (parsed.values.watch === true && !isWatchChild()) {
+      running = superviseWatch(argv, parsed.values);
+    } else {
+      const values = withConfig(parsed.values);
+      // Before the env files: a restarted process reads them itself, from the real environment.
+      applyStartupOptions(values, argv);
+      loadEnvFiles(values);
+      running = dispatch({ ...parsed, values }, cacheRoot);
+    }
   } catch (error) {
     running = Promise.reject(error);
   }

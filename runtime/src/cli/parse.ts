@@ -27,9 +27,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const value = convert(flag, raw, shown);
     given.push(flag.name);
     if (flag.type === "list") {
-      const list = (values[flag.name] as string[] | undefined) ?? [];
+      const name = flag.aliasOf ?? flag.name;
+      const list = (values[name] as string[] | undefined) ?? [];
       list.push(value as string);
-      values[flag.name] = list;
+      values[name] = list;
     } else {
       values[flag.name] = value;
     }

@@ -12,6 +12,9 @@ import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
 import { transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
+import { applyRuntimeFlags } from "../process/runtime-flags.js";
+import { HotReloader } from "../watch/hot.js";
+import { reportWatched, watchReporter } from "../watch/report.js";
 import { flagByName } from "./flags.js";
 import type { FlagValues } from "./parse.js";
 
@@ -27,11 +30,15 @@ export interface PreparedRuntime {
   readonly loader: ModuleLoader;
   /** The entry's path (rt.main), as `locateEntry` found it. */
   readonly entry: string;
+  /** Under --hot: reloads changed modules of this run. */
+  readonly hot?: HotReloader;
 }
 
 export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
   const cwd = process.cwd();
-  const tsconfig = loadTsconfig(cwd, values["tsconfig-override"] as string | undefined);
+  const tsconfigOverride = values["tsconfig-override"] as string | undefined;
+  reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
+  const tsconfig = loadTsconfig(cwd, tsconfigOverride);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
   const resolver = new FileResolver({
     extensions: commaList((values["extension-order"] ?? flagByName("extension-order")!.default) as string)!,
@@ -40,26 +47,31 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
     tsconfigPaths: tsconfig.paths,
   });
   const cache = TranspileCache.fromEnvironment(process.env, cacheRoot);
+  const hot = values.hot === true ? new HotReloader(values["no-clear-screen"] === true) : undefined;
   const loader = new ModuleLoader({
     transpile,
     cache,
     resolver,
     conditions: ((values.conditions as string[] | undefined) ?? []).flatMap((c) => c.split(",")).filter(Boolean),
     apiFile: path.join(__dirname, "api.cjs"),
+    addons: values["no-addons"] !== true,
+    tracker: hot ?? watchReporter(),
   });
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();
   installUncaughtReport();
   installVerboseFetch(process.env);
+  applyRuntimeFlags(values);
   const entry = locateEntry(resolver);
   const inspector = inspectorMode(values);
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
   installNamespace(entry);
   if (cache) process.once("exit", () => cache.pruneIfDue());
-  // Last: with --inspect-wait/--inspect-brk nothing of the program runs before a client attaches.
+  // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs
+  // before a client attaches.
   debuggerHandle?.beforeEntry();
-  return { loader, entry };
+  return { loader, entry, hot };
 }
 
 /** The debugger flag given, the most waiting one first if several are. */

@@ -19,7 +19,19 @@ export interface LoaderSettings {
   readonly conditions: readonly string[];
   /** The file that backs the "rt" module. */
   readonly apiFile: string;
+  /** False under --no-addons: the "node-addons" export condition is off. */
+  readonly addons: boolean;
+  readonly tracker?: ModuleTracker;
 }
+
+/** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
+export interface ModuleTracker {
+  loaded(file: string): void;
+  /** The URL to load for `url`, which `parentURL` imports (`forRequire`: through require()). */
+  resolved(url: string, parentURL: string | undefined, forRequire: boolean): string;
+}
+
+type NextResolve = (specifier: string, context?: Partial<ResolveHookContext>) => { url: string; format?: string | null };
 
 const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
 const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
@@ -73,12 +85,15 @@ export class ModuleLoader {
     return code;
   }
 
-  private resolve(
-    specifier: string,
-    context: ResolveHookContext,
-    nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => { url: string; format?: string | null },
-  ) {
+  private resolve(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
     if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
+    const resolved = this.resolveModule(specifier, context, nextResolve);
+    const tracker = this.settings.tracker;
+    if (!tracker || !resolved.url.startsWith("file:")) return resolved;
+    return { ...resolved, url: tracker.resolved(resolved.url, context.parentURL, context.conditions.includes("require")) };
+  }
+
+  private resolveModule(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
     const entry = this.entrySpecifiers.get(specifier);
     if (entry) return { url: entry, shortCircuit: true };
     const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
@@ -100,7 +115,8 @@ export class ModuleLoader {
         resolver.resolveTsconfigPath(specifier) ?? resolver.resolveMainField(specifier, parentPath ? path.dirname(parentPath) : process.cwd());
       if (found) return { url: pathToFileURL(found).href, shortCircuit: true };
     }
-    const conditions = this.settings.conditions.length ? [...context.conditions, ...this.settings.conditions] : context.conditions;
+    const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
+    const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
     try {
       return nextResolve(specifier, { ...context, conditions });
     } catch (error) {
@@ -113,6 +129,7 @@ export class ModuleLoader {
     // Modules rt itself loads while transpiling (esbuild's package) are never transformed.
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const file = fileURLToPath(url);
+    this.settings.tracker?.loaded(file);
     const loader = this.loaderFor(file);
     if (!loader) return nextLoad(url, context);
     if (SCRIPT_LOADERS.has(loader)) {

@@ -3,17 +3,18 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../../errors.js";
 import { readPackageJson } from "../../loader/resolve.js";
-import { runEntry } from "../entry.js";
+import { afterPreloads, runEntry } from "../entry.js";
 import { prepareRuntime, type Invocation } from "../prepare.js";
 
 export function runFile(file: string, invocation: Invocation): Promise<void> {
   const { values, args } = invocation;
   // The entry follows --preserve-symlinks-main only (--preserve-symlinks is for imports), as in Node.
   const keepPath = values["preserve-symlinks-main"] === true;
-  const { loader, entry } = prepareRuntime(invocation, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
+  const { loader, entry, hot } = prepareRuntime(invocation, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
   loader.markEntry(entry);
   process.argv = [process.execPath, entry, ...args];
-  return runEntry(loader, entry);
+  const run = () => afterPreloads(loader, values.preload as string[] | undefined, () => runEntry(loader, entry));
+  return hot ? hot.start(loader, entry, run) : run();
 }
 
 /** Files with these extensions are run by `rt <name>` even when a script has the same name. */

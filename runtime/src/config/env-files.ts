@@ -1,0 +1,31 @@
+// Environment files. Without --env-file, rt loads from the working directory, as Bun does:
+// `.env`, then `.env.$NODE_ENV` (`.env.development` when NODE_ENV is unset), then `.env.local`
+// (skipped when NODE_ENV is `test`, so tests see the same values everywhere); --no-env-file turns
+// that off. --env-file (repeatable) loads exactly the files it names instead. Later files win over
+// earlier ones, and the real environment wins over every file. Parsed by Node's util.parseEnv.
+import { readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { parseEnv } from "node:util";
+import type { FlagValues } from "../cli/parse.js";
+import { UsageError } from "../errors.js";
+import { reportWatched } from "../watch/report.js";
+
+export function loadEnvFiles(values: FlagValues): void {
+  const explicit = values["env-file"] as string[] | undefined;
+  if (!explicit && values["no-env-file"] === true) return;
+  const nodeEnv = process.env.NODE_ENV || "development";
+  const candidates = explicit ?? [".env", `.env.${nodeEnv}`, ...(nodeEnv === "test" ? [] : [".env.local"])];
+  const fromFiles: Record<string, string> = {};
+  for (const name of candidates) {
+    const file = path.resolve(name);
+    reportWatched(file);
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      if (explicit) throw new UsageError(`--env-file: no such file: ${name}`);
+      continue;
+    }
+    Object.assign(fromFiles, parseEnv(readFileSync(file, "utf8")));
+  }
+  for (const [name, value] of Object.entries(fromFiles)) {
+    if (process.env[name] === undefined) process.env[name] = value;
+  }
+}
