@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { Session } from "node:inspector";
 import { isIP } from "node:net";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { workerData } from "node:worker_threads";
 import { WebSocketServer, type WebSocket } from "ws";
 import { STATE, type InspectorWorkerData } from "./shared.js";
@@ -88,6 +89,12 @@ function serveHttp(request: IncomingMessage, response: ServerResponse): void {
   if (pathname === "/json" || pathname === "/json/list") {
     const target = { description: "rt instance", id, title: path.basename(data.entry), type: "node", url: data.entryUrl, ...targetUrls(host) };
     return send(200, "application/json", JSON.stringify([target]));
+  }
+  if (pathname === "/rt.json") {
+    // What the web debugger leaves out of its file list: rt's own launcher and bundle.
+    const dist = path.dirname(data.uiDirectory);
+    const internal = [dist, path.join(dist, "..", "bin")].map((dir) => `${pathToFileURL(dir).href}/`);
+    return send(200, "application/json", JSON.stringify({ internal }));
   }
   if (pathname === wsPath) return send(426, "text/plain", "Upgrade Required: this is the inspector's WebSocket\n");
   const asset = ASSETS[pathname];

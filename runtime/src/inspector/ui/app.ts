@@ -29,6 +29,8 @@ const target = location.hash.slice(1);
 const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void attach() : setStatus("Disconnected: reconnecting…")));
 
 const scripts = new Map<string, Script>();
+/** URL prefixes of rt's own files (launcher, bundle), which the file list leaves out. */
+let internalPrefixes: string[] = [];
 /** Breakpoints by script URL and original line, kept across reconnects. */
 const breakpoints = new Map<string, Map<number, string>>();
 let current: Script | undefined;
@@ -53,6 +55,7 @@ async function attach(): Promise<void> {
 
 cdp.on("Debugger.scriptParsed", async (params: { scriptId: string; url: string; sourceMapURL?: string }) => {
   if (!params.url.startsWith("file://") || params.url.includes("/node_modules/")) return;
+  if (internalPrefixes.some((prefix) => params.url.startsWith(prefix))) return;
   const map = decodeInlineMap(params.sourceMapURL);
   const text = map?.sourcesContent?.[0] ?? (await cdp.send<{ scriptSource: string }>("Debugger.getScriptSource", { scriptId: params.scriptId })).scriptSource;
   const script: Script = { scriptId: params.scriptId, url: params.url, text, map };
@@ -85,7 +88,9 @@ cdp.on("Debugger.resumed", () => {
 });
 
 cdp.on("Runtime.consoleAPICalled", (params: { type: string; args: RemoteObject[] }) => {
-  log(params.args.map(describe).join(" "), params.type === "error" ? "error" : "");
+  // As console.log prints them: strings bare, other values described.
+  const text = params.args.map((arg) => (arg.type === "string" ? String(arg.value) : describe(arg))).join(" ");
+  log(text, params.type === "error" ? "error" : "");
 });
 cdp.on("Runtime.exceptionThrown", (params: { exceptionDetails: { exception?: RemoteObject; text: string } }) => {
   log(params.exceptionDetails.exception?.description ?? params.exceptionDetails.text, "error");
@@ -242,5 +247,11 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-if (target) cdp.connect();
+if (target) {
+  void fetch("rt.json")
+    .then((response) => response.json())
+    .then((info: { internal: string[] }) => (internalPrefixes = info.internal))
+    .catch(() => {})
+    .finally(() => cdp.connect());
+}
 else setStatus("No target: open the link rt printed (…/#host:port/id)");

@@ -1,0 +1,68 @@
+// rt's web debugger in a real headless Chromium (Debian's chromium, driven by playwright-core):
+// open the banner's link, set a breakpoint by clicking a line number, hit it, read a variable,
+// evaluate in the console, step, continue. The screenshot is kept as a test artifact.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { startInspected } from "./cdp.mjs";
+import { FIXTURES, REPO, skipUnlessCI } from "./rt.mjs";
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file));
+const ARTIFACTS = path.join(REPO, "test", ".artifacts");
+
+test("the web debugger: breakpoint by clicking a line number, variables, console, step, continue", async (t) => {
+  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+  const { chromium } = await import("playwright-core");
+  const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: path.join(FIXTURES, "inspector") });
+  await run.banner;
+  const link = /^Inspect in browser:\n {2}(\S+)$/m.exec(run.output.stderr)[1];
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#127\.0\.0\.1:\d+\/[0-9a-f-]{36}$/);
+
+  // Flags as the machine notes prescribe: no background traffic (the network is closed).
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  t.after(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(link);
+
+  // --inspect-brk: paused on the entry's first statement, shown in the original TypeScript.
+  const status = page.getByTestId("status");
+  await status.filter({ hasText: "Paused at app.ts:12" }).waitFor();
+  assert.equal(await page.getByTestId("source-title").textContent(), path.join(FIXTURES, "inspector", "app.ts"));
+  assert.equal(await page.locator(".line.paused").getAttribute("data-line"), "12");
+  assert.equal(run.output.stdout, "", "nothing ran yet");
+
+  // A breakpoint on `const sum: number = a + b;` by clicking its line number.
+  await page.getByTestId("line-8").click();
+  await page.locator(".gutter.breakpoint").filter({ hasText: /^8$/ }).waitFor();
+  await page.getByTestId("resume").click();
+  await status.filter({ hasText: "Paused at app.ts:8" }).waitFor();
+  assert.equal(run.output.stdout, "before\n");
+  await page.getByTestId("variable-a").filter({ hasText: "a: 2" }).waitFor();
+  await page.getByTestId("variable-b").filter({ hasText: "b: 3" }).waitFor();
+
+  // The console evaluates in the paused frame.
+  await page.getByTestId("console-input").fill("a * 10 + b");
+  await page.getByTestId("console-input").press("Enter");
+  await page.getByTestId("console").locator(".input").filter({ hasText: "> a * 10 + b" }).waitFor();
+  await page.getByTestId("console").locator(".result").filter({ hasText: /^23$/ }).waitFor();
+
+  await page.getByTestId("step-over").click();
+  await status.filter({ hasText: "Paused at app.ts:9" }).waitFor();
+  await page.getByTestId("variable-sum").filter({ hasText: "sum: 5" }).waitFor();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, "web-debugger.png") });
+
+  await page.getByTestId("resume").click();
+  const { code, stdout } = await run.exited;
+  assert.deepEqual([code, stdout], [0, "before\ntotal 5\n"]);
+  // The program ended: the page says so and keeps trying to reconnect (for rt --watch restarts).
+  await status.filter({ hasText: "Disconnected" }).waitFor();
+  assert.deepEqual(errors, []);
+});
