@@ -57,8 +57,8 @@ await Promise.all([
     // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview.
     external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens"],
   }),
-  // The inspector's server thread (with ws bundled in; its optional native helpers stay out).
-  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["bufferutil", "utf-8-validate"] }),
+  // The inspector's server thread; ws loads from node_modules when a client connects.
+  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["ws"] }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({
     ...common,

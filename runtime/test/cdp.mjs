@@ -55,10 +55,16 @@ export class CdpClient {
   }
 
   /** Sends a command; resolves with the whole response ({ id, result } or { id, error }). */
-  raw(method, params) {
+  raw(method, params, timeout = 15_000) {
     const id = this.nextId++;
     this.socket.send(JSON.stringify({ id, method, params }));
-    return new Promise((resolve) => this.pending.set(id, resolve));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${method} within ${timeout} ms`)), timeout).unref();
+      this.pending.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
   }
 
   async send(method, params) {
@@ -81,6 +87,11 @@ export class CdpClient {
         return true;
       });
     });
+  }
+
+  /** Lets a paused program run to its end; it may exit before answering. */
+  resumeAndForget() {
+    this.raw("Debugger.resume").catch(() => {});
   }
 
   close() {

@@ -3,13 +3,14 @@
 // TypeScript at original lines, console replay, disconnects, protocol errors, Host/Origin checks.
 import { TraceMap, generatedPositionFor, originalPositionFor } from "@jridgewell/trace-mapping";
 import assert from "node:assert/strict";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { CdpClient, startInspected } from "./cdp.mjs";
-import { FIXTURES, rt } from "./rt.mjs";
+import { FIXTURES, rt, tempDir } from "./rt.mjs";
 
 const DIR = path.join(FIXTURES, "inspector");
 const APP_URL = pathToFileURL(path.join(DIR, "app.ts")).href;
@@ -163,7 +164,7 @@ describe("wait and break", () => {
     assert.equal(paused.callFrames[0].functionName, "greet");
     const message = await client.send("Debugger.evaluateOnCallFrame", { callFrameId: paused.callFrames[0].callFrameId, expression: "message" });
     assert.equal(message.result.value, "hello plain");
-    await client.send("Debugger.resume");
+    client.resumeAndForget();
     assert.equal((await run.exited).stdout, "hello plain\n");
   });
 
@@ -198,7 +199,7 @@ describe("wait and break", () => {
     await client.send("Debugger.stepOut");
     const out = await client.event("Debugger.paused");
     assert.equal(originalOf(map, out.callFrames[0].location), 14, "step out returns to the caller, at its next statement");
-    await client.send("Debugger.resume");
+    client.resumeAndForget();
     assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "before\ntotal 5\n"]);
   });
 
@@ -212,7 +213,7 @@ describe("wait and break", () => {
     await client.send("Debugger.stepInto");
     const inside = await client.event("Debugger.paused");
     assert.deepEqual([inside.callFrames[0].functionName, inside.callFrames[0].location.lineNumber], ["greet", 2]);
-    await client.send("Debugger.resume");
+    client.resumeAndForget();
     await run.exited;
   });
 
@@ -277,5 +278,25 @@ describe("the protocol", () => {
     await client.event("Debugger.paused");
     client.close();
     await run.exited;
+  });
+});
+
+describe("with --watch", () => {
+  test("a restarted program keeps the debugger's address, so clients reconnect to the same URL", async (t) => {
+    const dir = tempDir(t);
+    cpSync(path.join(DIR, "early.ts"), path.join(dir, "early.ts"));
+    cpSync(path.join(DIR, "package.json"), path.join(dir, "package.json"));
+    const run = startInspected(t, ["--watch", "--no-clear-screen", "--inspect", "early.ts"], { cwd: dir });
+    const url = await run.banner;
+    const first = await CdpClient.connect(url);
+    await first.send("Runtime.enable");
+    await first.event("Runtime.consoleAPICalled", (params) => params.args[0]?.value === "early message");
+    writeFileSync(path.join(dir, "early.ts"), readFileSync(path.join(dir, "early.ts"), "utf8").replace("early message", "edited message"));
+    while (!run.output.stdout.includes("edited message")) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(run.output.stderr.match(new RegExp(`ws://\\S+`, "g")).filter((found) => found === url).length, 2, "both banners name the same URL");
+    const second = await CdpClient.connect(url);
+    await second.send("Runtime.enable");
+    await second.event("Runtime.consoleAPICalled", (params) => params.args[0]?.value === "edited message");
+    second.close();
   });
 });

@@ -37,3 +37,32 @@ export function isLoopback(host: string): boolean {
 export function hostPort(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
+
+const INSPECT_FLAG = /^--(inspect(?:-wait|-brk)?)(?:=(.*))?$/;
+
+/**
+ * Under --watch every restart is a new process: the debugger flag is pinned to one port and
+ * session id, so the web debugger (and any client) reconnects to the same address.
+ */
+export async function pinInspectorAddress(rtArgs: readonly string[]): Promise<string[]> {
+  const at = rtArgs.findIndex((arg) => INSPECT_FLAG.test(arg));
+  if (at === -1) return [...rtArgs];
+  const [, mode, value] = INSPECT_FLAG.exec(rtArgs[at]!)!;
+  const address = parseInspectorAddress(`--${mode}`, value ?? "");
+  const port = address.port || (await freePort(address.host));
+  const prefix = address.prefix ?? (require("node:crypto") as typeof import("node:crypto")).randomUUID();
+  const pinned = [...rtArgs];
+  pinned[at] = `--${mode}=${hostPort(address.host, port)}/${prefix}`;
+  return pinned;
+}
+
+function freePort(host: string): Promise<number> {
+  const net = require("node:net") as typeof import("node:net");
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as import("node:net").AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -4,7 +4,6 @@
 export interface InspectorWorkerData {
   readonly host: string;
   readonly port: number;
-  readonly prefix?: string;
   /** The entry's path and URL, for /json/list. */
   readonly entry: string;
   readonly entryUrl: string;

@@ -33,7 +33,6 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   const workerData: InspectorWorkerData = {
     host: address.host,
     port: address.port,
-    prefix: address.prefix,
     entry,
     entryUrl,
     breakOnStart: mode === "inspect-brk",
@@ -42,6 +41,11 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   };
   const worker = new Worker(path.join(__dirname, "inspector-worker.cjs"), { workerData, stdout: false, stderr: false });
   worker.unref();
+  // Chosen here, while the thread boots: an unguessable session id unless a prefix was given.
+  const id = address.prefix ?? (require("node:crypto") as typeof import("node:crypto")).randomUUID();
+  const idBytes = Buffer.from(id, "latin1");
+  new Uint8Array(shared, STATE.idOffset, idBytes.length).set(idBytes);
+  Atomics.store(new Int32Array(shared), STATE.idLength, idBytes.length);
   // Console calls made before a client attaches are kept only while some session exists;
   // V8 replays them to a client's Runtime.enable.
   const keeper = new Session();
@@ -58,7 +62,6 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
         throw new UsageError(`--${mode}: ${where} ${reason}`);
       }
       const port = Atomics.load(state, STATE.port);
-      const id = Buffer.from(new Uint8Array(shared, STATE.idOffset, Atomics.load(state, STATE.idLength))).toString("latin1");
       writeSync(2, banner(address.host, port, id));
       if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
     },

@@ -1,32 +1,46 @@
 // The inspector server, on its own thread so it keeps answering while the program is paused:
 // HTTP for target discovery (/json/version, /json/list) and rt's web debugger, and a WebSocket
 // per client bridged to a V8 inspector session connected to the main thread.
+//
+// Startup is on the critical path of `rt --inspect` (the program waits for the banner, which
+// needs the port): this thread loads only node:http before it listens; the WebSocket library,
+// the inspector module and the web debugger's files load when a client first needs them.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Session } from "node:inspector";
+import type { Session as InspectorSession } from "node:inspector";
 import { isIP } from "node:net";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workerData } from "node:worker_threads";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import { STATE, type InspectorWorkerData } from "./shared.js";
 
 declare const RT_VERSION: string;
 
 const data = workerData as InspectorWorkerData;
 const state = new Int32Array(data.shared);
-const id = data.prefix ?? crypto.randomUUID();
-const wsPath = `/${id}`;
+
+/** The WebSocket path: the session id the main thread chose (written before the banner). */
+function wsPath(): string | undefined {
+  const length = Atomics.load(state, STATE.idLength);
+  return length ? `/${Buffer.from(new Uint8Array(data.shared, STATE.idOffset, length)).toString("latin1")}` : undefined;
+}
+
+function newSession(): InspectorSession {
+  const { Session } = require("node:inspector") as typeof import("node:inspector");
+  return new Session();
+}
 
 const server = createServer(serveHttp);
-const sockets = new WebSocketServer({ noServer: true });
+let sockets: WebSocketServer | undefined;
 
 server.on("upgrade", (request, socket, head) => {
   const refusal = refuse(request);
-  if (refusal || new URL(request.url ?? "/", "http://x").pathname !== wsPath) {
+  if (refusal || new URL(request.url ?? "/", "http://x").pathname !== wsPath()) {
     socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
     return;
   }
+  sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
   sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
 });
 
@@ -39,8 +53,6 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 server.listen(data.port, data.host, () => {
   const address = server.address();
   Atomics.store(state, STATE.port, typeof address === "object" && address ? address.port : 0);
-  new Uint8Array(data.shared, STATE.idOffset, id.length).set(Buffer.from(id, "latin1"));
-  Atomics.store(state, STATE.idLength, id.length);
   Atomics.store(state, STATE.phase, 1);
   Atomics.notify(state, STATE.phase);
 });
@@ -60,10 +72,10 @@ function refuse(request: IncomingMessage): boolean {
   return !(origin === `http://${host}` || origin.startsWith("devtools://"));
 }
 
-function targetUrls(host: string) {
+function targetUrls(host: string, socketPath: string) {
   return {
-    webSocketDebuggerUrl: `ws://${host}${wsPath}`,
-    devtoolsFrontendUrl: `devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${host}${wsPath}`,
+    webSocketDebuggerUrl: `ws://${host}${socketPath}`,
+    devtoolsFrontendUrl: `devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${host}${socketPath}`,
   };
 }
 
@@ -83,11 +95,13 @@ function serveHttp(request: IncomingMessage, response: ServerResponse): void {
   if (refuse(request)) return send(403, "text/plain", "Forbidden: Host or Origin not allowed\n");
   const { pathname } = new URL(request.url ?? "/", "http://x");
   const host = request.headers.host!;
+  const socketPath = wsPath();
+  if (!socketPath) return send(503, "text/plain", "Starting\n");
   if (pathname === "/json/version") {
     return send(200, "application/json", JSON.stringify({ Browser: `rt/${RT_VERSION}`, "Protocol-Version": "1.3", "V8-Version": process.versions.v8 }));
   }
   if (pathname === "/json" || pathname === "/json/list") {
-    const target = { description: "rt instance", id, title: path.basename(data.entry), type: "node", url: data.entryUrl, ...targetUrls(host) };
+    const target = { description: "rt instance", id: socketPath.slice(1), title: path.basename(data.entry), type: "node", url: data.entryUrl, ...targetUrls(host, socketPath) };
     return send(200, "application/json", JSON.stringify([target]));
   }
   if (pathname === "/rt.json") {
@@ -96,77 +110,80 @@ function serveHttp(request: IncomingMessage, response: ServerResponse): void {
     const internal = [dist, path.join(dist, "..", "bin")].map((dir) => `${pathToFileURL(dir).href}/`);
     return send(200, "application/json", JSON.stringify({ internal }));
   }
-  if (pathname === wsPath) return send(426, "text/plain", "Upgrade Required: this is the inspector's WebSocket\n");
+  if (pathname === socketPath) return send(426, "text/plain", "Upgrade Required: this is the inspector's WebSocket\n");
   const asset = ASSETS[pathname];
   if (!asset) return send(404, "text/plain", "Not Found\n");
   const file = path.join(data.uiDirectory, asset);
   return send(200, TYPES[path.extname(file)]!, readFileSync(file));
 }
 
-/**
- * --inspect-brk: pause before the entry's code runs, at the top of the user's file, as
- * `node --inspect-brk` does. An instrumentation breakpoint stops before every script; this
- * thread lets the entry's dependencies go and keeps the pause at the entry. (A breakpoint on
- * "line 0" would land inside a hoisted function; Debugger.pause stops inside rt's own code.)
- */
-/**
- * While --inspect-brk finds the entry, its stops are hidden from clients (they show as "other"
- * to them, so they cannot be told apart): each client's last pause is held back and delivered
- * once the stop at the entry's first statement is in place.
- */
-let hidingStartPauses = false;
-const releaseHeldPauses = new Set<() => void>();
-
-function breakOnEntryStart(): void {
-  hidingStartPauses = true;
-  const session = new Session();
-  session.connectToMainThread();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
-  let instrumentation: string | undefined;
-  let firstStatement: string | undefined;
-  session.on("Debugger.paused", async ({ params }) => {
-    if (params.reason === "instrumentation") {
-      const url = (params.data as { url?: string } | undefined)?.url;
-      if (url === data.entryUrl) {
-        // A clients' debugger may not resume an instrumentation pause of another session:
-        // turn it into an ordinary breakpoint on the same spot, which any client can resume.
-        await post("Debugger.removeInstrumentationBreakpoint", { breakpointId: instrumentation });
-        firstStatement = (await post("Debugger.setBreakpoint", { location: params.callFrames[0]!.location }))?.breakpointId;
-      }
-      await post("Debugger.resume");
-    } else if (firstStatement) {
-      hidingStartPauses = false;
-      for (const release of releaseHeldPauses) release();
-      await post("Debugger.removeBreakpoint", { breakpointId: firstStatement });
-      firstStatement = undefined;
-      await post("Debugger.disable");
-    }
-  });
-  void post("Debugger.enable").then(async () => {
-    instrumentation = (await post("Debugger.setInstrumentationBreakpoint", { instrumentation: "beforeScriptExecution" }))?.breakpointId;
-  });
-}
-if (data.breakOnStart) breakOnEntryStart();
+/** --inspect-brk's stop happens once, for the first client that lets the program run. */
+let breakOnStartPending = data.breakOnStart;
 
 /** JSON-RPC error codes the protocol uses. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;
 
+/**
+ * --inspect-brk: stop before the entry's code runs, at its first statement, as
+ * `node --inspect-brk` does. An instrumentation breakpoint in the client's own session stops
+ * before every script; the stops before the entry's dependencies are resumed and hidden from
+ * the client (its session's events arrive in order, so exactly one `resumed` follows each), and
+ * the stop at the entry is the client's to resume. (A breakpoint on "line 0" would land inside a
+ * hoisted function; Debugger.pause would stop inside rt's own code.)
+ */
+class EntryBreak {
+  private instrumentation: string | undefined;
+  private firstStatement: string | undefined;
+  private hiddenResumes = 0;
+
+  constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
+
+  async arm(): Promise<void> {
+    await this.post("Debugger.enable");
+    this.instrumentation = (await this.post("Debugger.setInstrumentationBreakpoint", { instrumentation: "beforeScriptExecution" }))?.breakpointId;
+  }
+
+  /** Whether the client should not see this notification. */
+  hides(message: { method: string; params?: any }): boolean {
+    if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
+      this.hiddenResumes--;
+      return true;
+    }
+    if (message.method !== "Debugger.paused") return false;
+    if (this.firstStatement && message.params.hitBreakpoints?.includes(this.firstStatement)) {
+      // The stop the client sees: an ordinary pause at the entry's first statement.
+      void this.post("Debugger.removeBreakpoint", { breakpointId: this.firstStatement });
+      this.firstStatement = undefined;
+      return false;
+    }
+    if (message.params.reason !== "instrumentation" || !this.instrumentation) return false;
+    if (message.params.data?.url === data.entryUrl) {
+      // Steps don't work from an instrumentation stop: go on to a breakpoint on the same spot.
+      void this.post("Debugger.removeInstrumentationBreakpoint", { breakpointId: this.instrumentation });
+      this.instrumentation = undefined;
+      void this.post("Debugger.setBreakpoint", { location: message.params.callFrames[0].location }).then((result) => {
+        this.firstStatement = result?.breakpointId;
+        this.hiddenResumes++;
+        void this.post("Debugger.resume");
+      });
+      return true;
+    }
+    this.hiddenResumes++;
+    void this.post("Debugger.resume");
+    return true;
+  }
+}
+
 function bridge(client: WebSocket): void {
-  const session = new Session();
+  const session = newSession();
   session.connectToMainThread();
-  let heldPause: object | undefined;
-  const releaseHeldPause = () => {
-    if (heldPause) client.send(JSON.stringify(heldPause));
-    heldPause = undefined;
-  };
-  releaseHeldPauses.add(releaseHeldPause);
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
+  let entryBreak: EntryBreak | undefined;
   session.on("inspectorNotification", (message) => {
-    if (hidingStartPauses && message.method === "Debugger.paused") heldPause = message;
-    else if (hidingStartPauses && message.method === "Debugger.resumed") heldPause = undefined;
-    else client.send(JSON.stringify(message));
+    if (!entryBreak?.hides(message as { method: string; params?: unknown })) client.send(JSON.stringify(message));
   });
   const reply = (message: object) => {
     if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
@@ -184,9 +201,15 @@ function bridge(client: WebSocket): void {
       return reply({ id: typeof messageId === "number" ? messageId : null, error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" } });
     }
     if (method === "Runtime.runIfWaitingForDebugger") {
-      // Releases a program started with --inspect-wait / --inspect-brk.
-      Atomics.store(state, STATE.released, 1);
-      Atomics.notify(state, STATE.released);
+      // Releases a program started with --inspect-wait / --inspect-brk (armed first).
+      if (breakOnStartPending) {
+        breakOnStartPending = false;
+        entryBreak = new EntryBreak(post);
+      }
+      void (entryBreak?.arm() ?? Promise.resolve()).then(() => {
+        Atomics.store(state, STATE.released, 1);
+        Atomics.notify(state, STATE.released);
+      });
     }
     session.post(method, params as object | undefined, (error, result) => {
       if (!error) return reply({ id: messageId, result: result ?? {} });
@@ -196,8 +219,5 @@ function bridge(client: WebSocket): void {
     });
   });
   // A client that goes away while the program is paused lets it run on.
-  client.on("close", () => {
-    releaseHeldPauses.delete(releaseHeldPause);
-    session.disconnect();
-  });
+  client.on("close", () => session.disconnect());
 }

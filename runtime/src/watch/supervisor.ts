@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { Readable } from "node:stream";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
+import { pinInspectorAddress } from "../inspector/address.js";
 import { FileWatcher, clearScreen } from "./files.js";
 import { REPORT_FD_VARIABLE } from "./report.js";
 
@@ -17,8 +18,11 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** Runs and restarts the program until this process gets a stop signal; never resolves. */
 export function superviseWatch(rtArgs: readonly string[], values: FlagValues): Promise<never> {
   if (values.hot === true) throw new UsageError("--watch and --hot can't be combined: --watch restarts the process, --hot reloads modules inside it");
-  new Supervisor(rtArgs, values["no-clear-screen"] === true).start();
-  return new Promise<never>(() => {});
+  // A client of the debugger keeps its address across restarts.
+  return pinInspectorAddress(rtArgs).then((args) => {
+    new Supervisor(args, values["no-clear-screen"] === true).start();
+    return new Promise<never>(() => {});
+  });
 }
 
 interface Running {
