@@ -29,7 +29,9 @@ const oneRequirePerBuiltin = {
 };
 
 await build({
-  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+  // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
+  // interpreter is never part of the CLI bundle that every rt start loads.
+  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts", "rt-shell": "src/run/rt-shell.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
