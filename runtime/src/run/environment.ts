@@ -4,7 +4,6 @@
 // With --rt, a `node` shim that starts rt comes first on PATH, so `node x.ts` and binaries with
 // a `#!/usr/bin/env node` shebang run on rt.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { hashBytes } from "../transpile/hash.js";
 import type { Manifest } from "./manifest.js";
@@ -19,8 +18,12 @@ export interface EnvironmentOptions {
   readonly shimDir?: string;
 }
 
+let inherited: NodeJS.ProcessEnv | undefined;
+
 export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, shimDir }: EnvironmentOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // process.env reads go to the C++ environment one variable at a time: copy it once per run.
+  inherited ??= { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...inherited };
   const key = pathKey(env);
   const binDirs: string[] = shimDir ? [shimDir] : [];
   for (let dir = manifest?.dir ?? process.cwd(); ; dir = path.dirname(dir)) {
@@ -57,7 +60,7 @@ export function nodeShimDir(cacheRoot: string | undefined): string {
   const [name, text] = windows
     ? ["node.cmd", `@"${process.execPath}" -- "${launcher}" %*\r\n`]
     : ["node", `#!/bin/sh\nexec '${process.execPath.replaceAll("'", `'"'"'`)}' -- '${launcher.replaceAll("'", `'"'"'`)}' "$@"\n`];
-  const dir = path.join(cacheRoot ?? path.join(tmpdir(), "rt"), "node-shim", hashBytes(Buffer.from(text), "node-shim"));
+  const dir = path.join(cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"), "node-shim", hashBytes(Buffer.from(text), "node-shim"));
   const file = path.join(dir, name);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });

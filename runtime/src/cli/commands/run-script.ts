@@ -3,7 +3,6 @@
 // of scripts (`rt run`, `rt run --json`) and scripts across workspace packages or several at once
 // (`--filter`, `--workspaces`, `--parallel`, `--sequential`). This path loads neither the module
 // hooks nor the transpiler: only child_process and the run/ modules.
-import { isatty } from "node:tty";
 import { flagByName } from "../flags.js";
 import type { FlagValues, ParsedArgs } from "../parse.js";
 import type { Invocation } from "../prepare.js";
@@ -16,6 +15,7 @@ import { findManifest, noManifestError, type Manifest } from "../../run/manifest
 import { foremanReporter } from "../../run/output/foreman.js";
 import { liveReporter } from "../../run/output/live.js";
 import { prefixedReporter } from "../../run/output/prefixed.js";
+import { isTerminal } from "../../run/output/style.js";
 import { writeFully } from "../../run/output/write.js";
 import { runTasks } from "../../run/scheduler.js";
 import type { ShellKind } from "../../run/shell.js";
@@ -67,7 +67,7 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
     throw noneHaveScript(names, selected, filter ?? []);
   }
   const elideLines = (values["elide-lines"] ?? flagByName("elide-lines")!.default) as number;
-  const reporter = several ? foremanReporter(tasks) : isatty(1) ? liveReporter(elideLines) : prefixedReporter();
+  const reporter = several ? foremanReporter(tasks) : isTerminal(1) ? liveReporter(elideLines) : prefixedReporter();
   process.exitCode = await runTasks(values.sequential ? dependencyOrder(tasks) : tasks, scriptSettings(values, invocation.cacheRoot), {
     sequential: values.sequential === true,
     stopOnFailure: several && values["no-exit-on-error"] !== true,
