@@ -24,8 +24,8 @@ import { dependencyOrder, filterPackages, loadWorkspace, missingInPackage, noneH
 
 /** Lists scripts or runs them across packages / several at once, rather than resolving one name. */
 export function isScriptCommand({ command, target, values }: ParsedArgs): boolean {
-  if (values.filter || values.workspaces || values.parallel || values.sequential) return true;
-  return target === undefined && (command === "run" || values.json === true);
+  if (values.filter || values.workspaces || values.parallel || values.sequential || values.json) return true;
+  return target === undefined && command === "run";
 }
 
 /** Runs a resolved script, binary or command in the foreground; rt exits with its exit code. */
