@@ -30,6 +30,11 @@ function mistake(result, code, stderr) {
 /** `Done in 12ms` / `Done in 12 ms` → `Done in Nms` / `Done in N ms`. */
 const timeless = (text) => text.replace(/Done in \d+( ?)ms/g, "Done in N$1ms");
 
+/** Like same(), with the durations on stderr written as N. */
+function sameButDurations(result, expected) {
+  same({ ...result, stderr: timeless(result.stderr) }, expected);
+}
+
 describe("resolution order", () => {
   test("rt run <script> and rt <script> run the package.json script", () => {
     const expected = { stdout: "pre\ncleaning\npost\n", stderr: "$ echo pre\n$ echo cleaning\n$ echo post\n" };
@@ -357,7 +362,7 @@ describe("--parallel and --sequential", () => {
 
   test("--sequential stops at the first failure, whose exit code is rt's", () => {
     const result = rt(["run", "--sequential", "clean", "fail", "args"], { cwd: plain });
-    same({ ...result, stderr: timeless(result.stderr) }, {
+    sameButDurations(result, {
       stdout: "clean | pre\nclean | cleaning\nclean | post\n",
       stderr: "clean | Done in Nms\nclean | Done in Nms\nclean | Done in Nms\nfail  | Exited with code 3\n",
       code: 3,
@@ -366,7 +371,7 @@ describe("--parallel and --sequential", () => {
 
   test("--no-exit-on-error runs the others after a failure", () => {
     const result = rt(["run", "--sequential", "--no-exit-on-error", "fail", "clean"], { cwd: plain });
-    same({ ...result, stderr: timeless(result.stderr) }, {
+    sameButDurations(result, {
       stdout: "clean | pre\nclean | cleaning\nclean | post\n",
       stderr: "fail  | Exited with code 3\nclean | Done in Nms\nclean | Done in Nms\nclean | Done in Nms\n",
       code: 3,
@@ -382,12 +387,12 @@ describe("--parallel and --sequential", () => {
 
   test("--parallel --no-exit-on-error lets the others finish", () => {
     const result = rt(["run", "--parallel", "--no-exit-on-error", "fail", "short"], { cwd: plain });
-    same({ ...result, stderr: timeless(result.stderr) }, { stdout: "short | short done\n", stderr: "fail  | Exited with code 3\nshort | Done in Nms\n", code: 3 });
+    sameButDurations(result, { stdout: "short | short done\n", stderr: "fail  | Exited with code 3\nshort | Done in Nms\n", code: 3 });
   });
 
   test("script names may be globs, in package.json order", () => {
     const result = rt(["run", "--sequential", "lint:*", "clean"], { cwd: plain });
-    same({ ...result, stderr: timeless(result.stderr) }, {
+    sameButDurations(result, {
       stdout: "lint:a | lint a\nlint:b | lint b\nclean  | pre\nclean  | cleaning\nclean  | post\n",
       stderr: "lint:a | Done in Nms\nlint:b | Done in Nms\nclean  | Done in Nms\nclean  | Done in Nms\nclean  | Done in Nms\n",
     });
@@ -395,7 +400,7 @@ describe("--parallel and --sequential", () => {
 
   test("with --filter / --workspaces the labels are <package>:<script>", () => {
     const result = rt(["run", "--sequential", "--workspaces", "fail"], { cwd: mono });
-    same({ ...result, stderr: timeless(result.stderr) }, {
+    sameButDurations(result, {
       stdout: "baz:fail | baz ok\nbar:fail | bar failing\n",
       stderr: "baz:fail | Done in Nms\nbar:fail | Exited with code 2\n",
       code: 2,
