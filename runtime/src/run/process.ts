@@ -51,6 +51,8 @@ export function exitCodeOfSignal(signal: NodeJS.Signals): number {
 export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): ChildRun {
   // Required here, not imported: the CLI bundle loads its imports at every start (~4 ms for this one).
   const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  // Listening before the child exists: a signal that comes while it starts is not lost.
+  if (running.size === 0) listen(true);
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1.5 ms).
   const started = process.hrtime.bigint();
   const child = spawn(launch.file, launch.args, {
@@ -60,7 +62,8 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
     detached: POSIX,
     windowsVerbatimArguments: launch.verbatim,
   });
-  track(child);
+  running.add(child);
+  if (received) signalGroup(child, received);
   const outcome = new Promise<Outcome>((resolve, reject) => {
     child.once("error", (error) => {
       untrack(child);
@@ -75,14 +78,12 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
   return { outcome, stdout: child.stdout, stderr: child.stderr, interrupt: (signal) => signalGroup(child, signal) };
 }
 
-function track(child: ChildProcess): void {
-  if (running.size === 0) for (const signal of FORWARDED) process.on(signal, forward);
-  running.add(child);
+function listen(on: boolean): void {
+  for (const signal of FORWARDED) process[on ? "on" : "off"](signal, forward);
 }
 
 function untrack(child: ChildProcess): void {
-  if (!running.delete(child) || running.size > 0) return;
-  for (const signal of FORWARDED) process.off(signal, forward);
+  if (running.delete(child) && running.size === 0) listen(false);
 }
 
 function forward(signal: NodeJS.Signals): void {
