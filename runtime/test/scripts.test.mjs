@@ -91,6 +91,20 @@ describe("resolution order", () => {
   });
 });
 
+describe("startup budget", () => {
+  const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
+  const probed = (args, cwd) => rt(args, { cwd, env: { NODE_OPTIONS: `--require ${probe}`, RT_TRANSPILER_CACHE_PATH: "0" } }).stderr.split("\n").find((line) => line.startsWith("probe:"));
+
+  test("a script runs without module hooks or the transpiler", () => {
+    assert.equal(probed(["run", "clean"], plain), "probe: hooks=false esbuild=false child_process=true");
+    assert.equal(probed(["run"], plain), "probe: hooks=false esbuild=false child_process=false");
+  });
+
+  test("(the probe sees them when a file runs)", () => {
+    assert.equal(probed(["hello.ts"], plain), "probe: hooks=true esbuild=true child_process=true");
+  });
+});
+
 describe("scripts in a shell", () => {
   test("the system shell is the first of bash, sh, zsh", () => {
     const result = rt(["run", "shell-name"], { cwd: plain });
