@@ -32,6 +32,15 @@ function writeFixtures() {
   }
 }
 
+// The floor of any runner built on Node: start Node, load child_process, spawn bash and wait for it
+// (once, or for each of the 50 packages with its output piped), with nothing else. No runner on
+// Node can beat these; they show how much of rt's time is rt's.
+const FLOOR_ONE = `require("child_process").spawn("bash", ["-c", "true"], { stdio: "inherit", detached: true }).on("close", (c) => (process.exitCode = c))`;
+const FLOOR_MANY =
+  `const { spawn } = require("child_process"); const fs = require("fs");` +
+  `for (const dir of fs.readdirSync("packages")) { const c = spawn("bash", ["-c", "true"], { cwd: "packages/" + dir, stdio: ["ignore", "pipe", "pipe"], detached: true });` +
+  ` c.stdout.resume(); c.stderr.resume(); c.on("close", (code) => process.stdout.write(dir + " noop: Exited with code " + code + "\\n")); }`;
+
 function blocks(peers) {
   const bun = peers.bun;
   const row = (id, name, cmd, args, cwd) => ({ id, name, cmd, args, cwd: path.join(FIX, cwd) });
@@ -42,6 +51,7 @@ function blocks(peers) {
         row("base", "npm run noop", "npm", ["run", "noop"], "noop"),
         row("rt", "rt run noop", NODE, [RT, "run", "noop"], "noop"),
         row("node", "node --run noop", NODE, ["--run", "noop"], "noop"),
+        row("floor", "floor: node spawning `bash -c true`, nothing else", NODE, ["-e", FLOOR_ONE], "noop"),
         ...(bun ? [row("bun", "bun run noop", bun.cmd, ["run", "noop"], "noop")] : []),
       ],
     },
@@ -59,6 +69,7 @@ function blocks(peers) {
         row("base", "npm run --workspaces noop", "npm", ["run", "--workspaces", "noop"], "mono"),
         row("rt", "rt --filter '*' noop", NODE, [RT, "--filter", "*", "noop"], "mono"),
         row("rt-workspaces", "rt run --workspaces noop", NODE, [RT, "run", "--workspaces", "noop"], "mono"),
+        row("floor", `floor: node spawning ${PACKAGES} \`bash -c true\`, nothing else`, NODE, ["-e", FLOOR_MANY], "mono"),
         ...(bun ? [row("bun", "bun --filter '*' noop", bun.cmd, ["--filter", "*", "noop"], "mono")] : []),
       ],
     },
@@ -97,6 +108,7 @@ function main() {
   console.log(`\nFor information:`);
   for (const [b, what] of [[noop, "run noop"], [listing, "listing"], [workspaces, `--filter '*' noop`]]) {
     for (const id of ["node", "bun"]) if (b[id] && b.rt) console.log(`- rt ${what}: ${pairwise(b.rt, b[id]).toFixed(2)}× ${b[id].name}`);
+    if (b.floor) console.log(`- ${b.floor.name}: ${pairwise(b.floor, b.base).toFixed(2)}× ${b.base.name}; rt is ${pairwise(b.rt, b.floor).toFixed(2)}× this floor`);
   }
 }
 

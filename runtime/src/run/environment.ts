@@ -27,7 +27,8 @@ export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, s
   const key = pathKey(env);
   const binDirs: string[] = shimDir ? [shimDir] : [];
   for (let dir = manifest?.dir ?? process.cwd(); ; dir = path.dirname(dir)) {
-    binDirs.push(path.join(dir, "node_modules", ".bin"));
+    // Concatenated, not path.join: `dir` is absolute and normalized already (only a root ends with a separator).
+    binDirs.push(`${dir.endsWith(path.sep) ? dir : dir + path.sep}node_modules${path.sep}.bin`);
     if (path.dirname(dir) === dir) break;
   }
   env[key] = [...binDirs, env[key]].filter(Boolean).join(path.delimiter);
