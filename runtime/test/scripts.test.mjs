@@ -4,7 +4,7 @@
 // binaries, a monorepo whose packages depend on each other, broken projects). Terminal output is
 // checked on real pseudo-terminals (tmux, script(1)).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -357,6 +357,14 @@ describe("workspaces", () => {
     );
     mistake(rt(["--filter", "*", "build"], { cwd: path.join(HERE, "cycle") }), 1, 'error: Dependency cycle between workspace packages: a → b → a; "build" cannot run in dependency order\n');
     mistake(rt(["run", "--workspaces", "clean"], { cwd: plain }), 1, `error: --workspaces: ${path.join(plain, "package.json")} has no "workspaces" field; add one, or use --filter\n`);
+  });
+
+  test("a reader that goes away (| head) ends the output quietly; the scripts still run to the end", (t) => {
+    const log = path.join(tempDir(t), "order.log");
+    const script = `${rtCommand(["--filter", "*", "order"])} 2>&1 | head -1; echo "rt exited with \${PIPESTATUS[0]}"`;
+    const result = spawnSync("bash", ["-c", script], { cwd: mono, env: { ...process.env, ORDER_LOG: log }, encoding: "utf8" });
+    assert.equal(result.stdout, "baz order: Exited with code 0\nrt exited with 0\n");
+    assert.equal(readFileSync(log, "utf8"), "baz\nbar\nfoo\n");
   });
 
   test("without workspaces, --filter '*' is the package itself", () => {

@@ -4,16 +4,16 @@
 import type { Reporter, StepView } from "../scheduler.js";
 import type { Task } from "../workspaces.js";
 import { endedText, LABEL_COLORS, painter } from "./style.js";
+import { writeFully } from "./write.js";
 
 export function foremanReporter(tasks: readonly Task[]): Reporter {
   const width = Math.max(...tasks.map((task) => task.label.length));
   const paints = { stdout: painter(1), stderr: painter(2) };
-  const write = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text) };
   return {
     stepStarted(task): StepView {
       const color = LABEL_COLORS[tasks.indexOf(task) % LABEL_COLORS.length]!;
       const label = task.label.padEnd(width);
-      const print = (stream: "stdout" | "stderr", line: string) => write[stream](`${paints[stream](label, color)} | ${line}\n`);
+      const print = (stream: "stdout" | "stderr", line: string) => writeFully(stream === "stdout" ? 1 : 2, `${paints[stream](label, color)} | ${line}\n`);
       return {
         output: (line, stream) => print(stream, line),
         ended: (outcome) => print("stderr", outcome.exitCode === 0 ? `Done in ${Math.round(outcome.ms)}ms` : endedText(outcome)),

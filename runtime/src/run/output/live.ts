@@ -10,6 +10,7 @@ import { packageLabel } from "../manifest.js";
 import type { Outcome } from "../process.js";
 import type { Reporter, StepView } from "../scheduler.js";
 import { BOLD, CYAN, DIM, endedText, painter, RED } from "./style.js";
+import { writeFully } from "./write.js";
 
 interface Entry {
   readonly name: string;
@@ -58,7 +59,7 @@ export function liveReporter(elideLines: number): Reporter {
     const live = fitLive(entries, elideLines === 0 ? Infinity : elideLines, rows);
     const text = live.entries.map((entry) => block(entry, live.linesEach, width)).join("") + (live.more ? `… ${live.more} more running\n` : "");
     drawnRows = text.split("\n").length - 1;
-    process.stdout.write(`\x1b[?2026h${frame}${text}\x1b[?2026l`);
+    writeFully(1, `\x1b[?2026h${frame}${text}\x1b[?2026l`);
   };
   const schedule = (): void => {
     timer ??= setTimeout(draw, REDRAW_MS);

@@ -3,14 +3,15 @@
 import type { Reporter, StepView } from "../scheduler.js";
 import { packageLabel } from "../manifest.js";
 import { endedText } from "./style.js";
+import { writeFully } from "./write.js";
 
 export function prefixedReporter(): Reporter {
   return {
     stepStarted(task, step): StepView {
       const prefix = `${packageLabel(task.manifest)} ${step.name}: `;
       return {
-        output: (line) => process.stdout.write(`${prefix}${line}\n`),
-        ended: (outcome) => process.stdout.write(`${prefix}${endedText(outcome)}\n`),
+        output: (line) => writeFully(1, `${prefix}${line}\n`),
+        ended: (outcome) => writeFully(1, `${prefix}${endedText(outcome)}\n`),
       };
     },
     finished() {},

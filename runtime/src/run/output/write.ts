@@ -1,5 +1,7 @@
 // Writing to rt's stdout/stderr without creating process.stdout/stderr (their streams cost ~1 ms
-// to set up, a visible share of `rt run <script>`); a reader that went away ends the output quietly.
+// to set up, a visible share of `rt run <script>`), in order, line by line as scripts print. A
+// reader that went away (`rt --filter '*' build | head`) ends the output quietly; the scripts
+// go on, since stopping a build half-way is worse than losing its output.
 import { writeSync } from "node:fs";
 
 export function writeFully(fd: 1 | 2, text: string): void {
