@@ -4,7 +4,15 @@
 // go on, since stopping a build half-way is worse than losing its output.
 import { writeSync } from "node:fs";
 
+/** Descriptors found non-blocking: from then on their stream queues everything, keeping the order. */
+const queued = new Set<1 | 2>();
+
 export function writeFully(fd: 1 | 2, text: string): void {
+  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  if (queued.has(fd)) {
+    stream().write(text);
+    return;
+  }
   let bytes = Buffer.from(text);
   while (bytes.length > 0) {
     try {
@@ -13,8 +21,9 @@ export function writeFully(fd: 1 | 2, text: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EPIPE") return;
       if (code !== "EAGAIN") throw error;
-      // A non-blocking descriptor (shared with a parent that made it so): let the stream queue it.
-      (fd === 1 ? process.stdout : process.stderr).write(bytes);
+      // Non-blocking (a parent made the descriptor so): the stream waits until it is writable.
+      queued.add(fd);
+      stream().on("error", () => {}).write(bytes);
       return;
     }
   }
