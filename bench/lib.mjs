@@ -1,32 +1,80 @@
-// Shared by the benchmarks: where things are, one environment for every command, and the
-// statistics (medians; per-round ratios are computed by each script from its rounds).
-import { existsSync } from "node:fs";
+// What the benchmarks share: paths, the one environment every command runs with, the peers
+// (installed from the npm registry into bench/.work/peers, which is git-ignored) and the
+// round-robin timing. The machine is shared and noisy, so commands run round-robin (every
+// command once per round, in a fresh random order) and each row is also compared with its
+// block's baseline *in the same round*; the median of those per-round ratios cancels slow drift
+// and is what the targets are judged on.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const WORK = path.join(ROOT, "bench", ".work");
+export const PEERS = path.join(WORK, "peers");
 export const RT = path.join(ROOT, "runtime", "bin", "rt.cjs");
-// The project's Node 24, whatever node started the script (the system one may be older).
+// The project's Node 24, whatever node started this script (the system one may be older).
 export const NODE = existsSync(path.join(ROOT, "node_modules/.bin/node")) ? path.join(ROOT, "node_modules/.bin/node") : process.execPath;
+export const WARMUP = 3;
 
-/** One environment for every command: Node 24 first on PATH; no compile cache some rows would lack. */
+// One environment for every command. NODE_COMPILE_CACHE would give some rows a code cache others
+// lack; PATH leads with Node 24, so tools that start `node` (npm, scripts) run on it.
 export const ENV = { ...process.env, PATH: `${path.dirname(NODE)}${path.delimiter}${process.env.PATH ?? ""}` };
 delete ENV.NODE_COMPILE_CACHE;
 delete ENV.RT_TRANSPILER_CACHE_PATH;
 
+export function run(cmd, args, { cwd = WORK, env = ENV } = {}) {
+  return spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 300_000 });
+}
+
+function findBun() {
+  const oven = path.join(PEERS, "node_modules", "@oven");
+  const candidates = [path.join(PEERS, "node_modules/bun/bin/bun.exe")];
+  if (existsSync(oven)) for (const dir of readdirSync(oven)) candidates.push(path.join(oven, dir, "bin", "bun"));
+  // Without its postinstall, bun.exe is a placeholder: take the first binary that answers.
+  return candidates.find((file) => existsSync(file) && run(file, ["--version"]).status === 0);
+}
+
+/** tsx and bun from the npm registry, installed on first use: { id: { cmd, pre, version } }. */
+export function setupPeers(ids) {
+  const tsxCli = path.join(PEERS, "node_modules/tsx/dist/cli.mjs");
+  const missing = (ids.includes("tsx") && !existsSync(tsxCli)) || (ids.includes("bun") && !findBun());
+  if (missing) {
+    mkdirSync(PEERS, { recursive: true });
+    const npm = run("npm", ["i", "--no-save", "--prefix", PEERS, "tsx", "bun"]);
+    if (npm.status !== 0) console.log(`npm install of peers failed: ${(npm.error?.message ?? npm.stderr).trim().split("\n").pop()}`);
+  }
+  const peers = {};
+  if (ids.includes("tsx")) {
+    if (existsSync(tsxCli)) {
+      const version = JSON.parse(readFileSync(path.join(PEERS, "node_modules/tsx/package.json"), "utf8")).version;
+      peers.tsx = { cmd: NODE, pre: [tsxCli], version };
+    } else console.log("skipped tsx: not installed (see npm output above)");
+  }
+  if (ids.includes("bun")) {
+    const bun = findBun();
+    if (bun) peers.bun = { cmd: bun, pre: [], version: run(bun, ["--version"]).stdout.trim() };
+    else console.log("skipped bun: no bun binary that runs `--version` under bench/.work/peers");
+  }
+  return peers;
+}
+
 /** `--runs N` (default `fallback`). */
 export function runsOption(fallback) {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: String(fallback) } } });
-  return Math.max(1, Number.parseInt(values.runs, 10) || fallback);
+  const { values } = parseArgs({ options: { runs: { type: "string", default: String(fallback) } }, strict: false });
+  return Math.max(1, Number.parseInt(String(values.runs), 10) || fallback);
+}
+
+export function machineLine() {
+  return `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
 }
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
 export const shuffle = (xs) => {
   for (let i = xs.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -34,3 +82,49 @@ export const shuffle = (xs) => {
   }
   return xs;
 };
+/** Median over rounds of (a's time / b's time in the same round). */
+export const pairwise = (a, b) => median(a.times.map((t, i) => t / b.times[i]));
+
+function timeOnce(row) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(row.cmd, row.args, { cwd: row.cwd, env: row.env ?? ENV, stdio: "ignore" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${row.name} exited with ${result.status ?? result.signal}`);
+  return ms;
+}
+
+/** Times every row `rounds` times after the warm-up rounds, round-robin in random order; fills row.times. */
+export function measure(rows, rounds) {
+  for (const row of rows) row.times = [];
+  for (let round = 0; round < WARMUP + rounds; round++) {
+    for (const row of shuffle([...rows])) {
+      const ms = timeOnce(row);
+      if (round >= WARMUP) row.times.push(ms);
+    }
+  }
+}
+
+/** A markdown table of a block's rows against its first row. */
+export function printBlock(title, rows) {
+  const base = rows[0];
+  console.log(`## ${title} (baseline: ${base.name})\n`);
+  console.log(`| command | min ms | median ms | median / baseline | per-round ratio (median) |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: |`);
+  for (const row of rows) {
+    const ratio = (median(row.times) / median(base.times)).toFixed(2);
+    console.log(`| ${row.name} | ${Math.min(...row.times).toFixed(1)} | ${median(row.times).toFixed(1)} | ${ratio}× | ${pairwise(row, base).toFixed(2)}× |`);
+  }
+  console.log();
+}
+
+/** PASS/FAIL lines for [label, row, baseline row, limit] targets, judged on the per-round ratio. */
+export function printTargets(targets) {
+  console.log(`## Targets (per-round ratio, median)\n`);
+  for (const [label, a, b, limit] of targets) {
+    if (!a || !b) console.log(`- SKIP ${label}: a command did not run`);
+    else {
+      const r = pairwise(a, b);
+      console.log(`- ${r <= limit ? "PASS" : "FAIL"} ${label}: ${r.toFixed(2)}× (target ≤ ${limit}×)`);
+    }
+  }
+}

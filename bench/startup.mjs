@@ -1,20 +1,13 @@
 // Startup benchmark: rt against plain Node, Node's own type stripping, tsx and bun, side by side
-// in one run. Every row is a whole process. The machine is shared and noisy, so commands run
-// round-robin (every command once per round, in a fresh random order) and each row is also
-// compared with its block's baseline *in the same round*; the median of those per-round
-// ratios cancels slow drift and is what the targets are judged on.
+// in one run. Every row is a whole process, timed round-robin with per-round ratios (lib.mjs).
 //
 //   node bench/startup.mjs [--runs N]      (a report: always exits 0)
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ENV, NODE, RT, WORK, median, runsOption, shuffle } from "./lib.mjs";
+import { ENV, machineLine, measure, NODE, pairwise, printBlock, printTargets, RT, run as runIn, setupPeers, WARMUP, WORK, runsOption } from "./lib.mjs";
 
 const FIX = path.join(WORK, "fixtures");
-const PEERS = path.join(WORK, "peers");
 const RT_CACHE = path.join(WORK, "rt-cache");
-const WARMUP = 3;
 const RUNS = runsOption(30);
 
 // ---- fixtures -------------------------------------------------------------------------------
@@ -60,35 +53,8 @@ async function writeFixtures() {
   return files["big.ts"].split("\n").length - 1;
 }
 
-// ---- peers ----------------------------------------------------------------------------------
 function run(cmd, args, env = ENV) {
-  return spawnSync(cmd, args, { cwd: FIX, env, encoding: "utf8", timeout: 300_000 });
-}
-
-function findBun() {
-  const oven = path.join(PEERS, "node_modules", "@oven");
-  const candidates = [path.join(PEERS, "node_modules/bun/bin/bun.exe")];
-  if (existsSync(oven)) for (const dir of readdirSync(oven)) candidates.push(path.join(oven, dir, "bin", "bun"));
-  // Without its postinstall, bun.exe is a placeholder: take the first binary that answers.
-  return candidates.find((file) => existsSync(file) && run(file, ["--version"]).status === 0);
-}
-
-function setupPeers() {
-  const tsxCli = path.join(PEERS, "node_modules/tsx/dist/cli.mjs");
-  if (!existsSync(tsxCli) || !findBun()) {
-    mkdirSync(PEERS, { recursive: true });
-    const npm = run("npm", ["i", "--no-save", "--prefix", PEERS, "tsx", "bun"]);
-    if (npm.status !== 0) console.log(`npm install of peers failed: ${(npm.error?.message ?? npm.stderr).trim().split("\n").pop()}`);
-  }
-  const peers = {};
-  if (existsSync(tsxCli)) {
-    const version = JSON.parse(readFileSync(path.join(PEERS, "node_modules/tsx/package.json"), "utf8")).version;
-    peers.tsx = { cmd: NODE, pre: [tsxCli], version };
-  } else console.log("skipped tsx: not installed (see npm output above)");
-  const bun = findBun();
-  if (bun) peers.bun = { cmd: bun, pre: [], version: run(bun, ["--version"]).stdout.trim() };
-  else console.log("skipped bun: no bun binary that runs `--version` under bench/.work/peers");
-  return peers;
+  return runIn(cmd, args, { cwd: FIX, env });
 }
 
 // ---- rows -----------------------------------------------------------------------------------
@@ -99,31 +65,19 @@ function blocks(peers) {
     title,
     expect,
     rows: [
-      { id: "base", name: `node ${js}`, cmd: NODE, args: [js], env: ENV },
-      { id: "rt-warm", name: `rt ${ts} (warm cache)`, cmd: NODE, args: [RT, ts], env: warm },
-      { id: "rt-cold", name: `rt ${ts} (cold cache)`, cmd: NODE, args: [RT, ts], env: cold },
-      { id: "node-ts", name: `node ${ts} (type stripping)`, cmd: NODE, args: [ts], env: ENV },
-      ...Object.entries(peers).map(([id, p]) => ({ id, name: `${id} ${ts}`, cmd: p.cmd, args: [...p.pre, ts], env: ENV })),
+      { id: "base", name: `node ${js}`, cmd: NODE, args: [js], env: ENV, cwd: FIX },
+      { id: "rt-warm", name: `rt ${ts} (warm cache)`, cmd: NODE, args: [RT, ts], env: warm, cwd: FIX },
+      { id: "rt-cold", name: `rt ${ts} (cold cache)`, cmd: NODE, args: [RT, ts], env: cold, cwd: FIX },
+      { id: "node-ts", name: `node ${ts} (type stripping)`, cmd: NODE, args: [ts], env: ENV, cwd: FIX },
+      ...Object.entries(peers).map(([id, p]) => ({ id, name: `${id} ${ts}`, cmd: p.cmd, args: [...p.pre, ts], env: ENV, cwd: FIX })),
     ],
   });
   return [block("hello", "hello.js", "hello.ts", "hello from ts"), block("5k-line module", "main.js", "main.ts", "200 blocks")];
 }
 
-// ---- timing ---------------------------------------------------------------------------------
-function timeOnce(row) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(row.cmd, row.args, { cwd: FIX, env: row.env, stdio: "ignore" });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${row.name} exited with ${result.status ?? result.signal}`);
-  return ms;
-}
-
-// Median over rounds of (a's time / b's time in the same round).
-const pairwise = (a, b) => median(a.times.map((t, i) => t / b.times[i]));
-
 async function main() {
   const lines = await writeFixtures();
-  const peers = setupPeers();
+  const peers = setupPeers(["tsx", "bun"]);
   const all = blocks(peers);
   // Check every command once (output and exit status) and drop any that do not work here.
   rmSync(RT_CACHE, { recursive: true, force: true });
@@ -136,32 +90,15 @@ async function main() {
     });
   }
   const rows = all.flatMap((b) => b.rows);
-  for (const row of rows) row.times = [];
 
   console.log(`# rt startup benchmark\n`);
   console.log(`node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}` +
     Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
-  console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(machineLine());
   console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order; big.ts has ${lines} lines\n`);
 
-  for (let round = 0; round < WARMUP + RUNS; round++) {
-    for (const row of shuffle([...rows])) {
-      const ms = timeOnce(row);
-      if (round >= WARMUP) row.times.push(ms);
-    }
-  }
-
-  for (const b of all) {
-    const base = b.rows[0];
-    console.log(`## ${b.title} (baseline: ${base.name})\n`);
-    console.log(`| command | min ms | median ms | median / baseline | per-round ratio (median) |`);
-    console.log(`| --- | ---: | ---: | ---: | ---: |`);
-    for (const row of b.rows) {
-      const ratio = (median(row.times) / median(base.times)).toFixed(2);
-      console.log(`| ${row.name} | ${Math.min(...row.times).toFixed(1)} | ${median(row.times).toFixed(1)} | ${ratio}× | ${pairwise(row, base).toFixed(2)}× |`);
-    }
-    console.log();
-  }
+  measure(rows, RUNS);
+  for (const b of all) printBlock(b.title, b.rows);
 
   const [hello, big] = all.map((b) => Object.fromEntries(b.rows.map((r) => [r.id, r])));
   const targets = [
@@ -170,14 +107,7 @@ async function main() {
     ["warm `rt main.ts` vs `node main.js`", big["rt-warm"], big.base, 1.5],
     ["warm `rt hello.ts` vs `node hello.ts` (type stripping)", hello["rt-warm"], hello["node-ts"], 0.5],
   ];
-  console.log(`## Targets (per-round ratio, median)\n`);
-  for (const [label, a, b, limit] of targets) {
-    if (!a || !b) console.log(`- SKIP ${label}: a command did not run`);
-    else {
-      const r = pairwise(a, b);
-      console.log(`- ${r <= limit ? "PASS" : "FAIL"} ${label}: ${r.toFixed(2)}× (target ≤ ${limit}×)`);
-    }
-  }
+  printTargets(targets);
   console.log(`\nFor information:`);
   for (const id of ["bun", "tsx"]) {
     const name = id;

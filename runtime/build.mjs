@@ -50,7 +50,9 @@ await Promise.all([
   build({
     ...common,
     // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
-    entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts", schema: "src/config/schema.ts" },
+    // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
+    // interpreter is never part of the CLI bundle that every rt start loads.
+    entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts", schema: "src/config/schema.ts", "rt-shell": "src/run/rt-shell.ts" },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
     // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,

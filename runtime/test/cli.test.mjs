@@ -28,6 +28,10 @@ describe("forms", () => {
   test("rt run <file>", () => ok(rt(["run", "hello.ts"], { cwd }), "hello from ts\n"));
   test("rt <absolute path>", () => ok(rt([path.join(cwd, "hello.ts")], { cwd: REPO }), "hello from ts\n"));
   test("rt <file without extension> finds the .ts file", () => ok(rt(["hello"], { cwd }), "hello from ts\n"));
+  test("rt <script> runs a package.json script (the script runner has its own suite: scripts.test.mjs)", () => {
+    const result = rt(["dev"], { cwd });
+    assert.deepEqual([result.stdout, result.stderr, result.code], ["dev\n", "$ echo dev\n", 0]);
+  });
 
   test("rt run - reads TypeScript with JSX from stdin, no temp file", () => {
     const input = "const n: number = 1; console.log(n, rt.main, import.meta.main, process.argv.slice(1));";
@@ -228,11 +232,6 @@ describe("bad input", () => {
 
   test("a missing --tsconfig-override file, exit 2", () => {
     mistake(rt(["--tsconfig-override", "nope.json", "hello.ts"], { cwd }), 2, /^rt: --tsconfig-override: no such file: .*nope\.json\n$/);
-  });
-
-  test("package.json scripts are refused until the script runner lands, never ignored", () => {
-    mistake(rt(["dev"], { cwd }), 2, /^rt: running package\.json scripts \("dev"\) is not supported yet\n$/);
-    mistake(rt(["run"], { cwd }), 2, /^rt: listing package\.json scripts \(`rt run` with no name\) is not supported yet\n$/);
   });
 
   test("flags of features that have not landed are refused, never ignored", () => {

@@ -9,8 +9,11 @@ export function helpText(): string {
   const lines = [
     `rt ${RT_VERSION}: a TypeScript-first JavaScript runtime`,
     "",
-    "Usage: rt [flags] <file> [args...]",
+    "Usage: rt [flags] <file|script> [args...]",
     "       rt run [flags] <file|script|binary|command> [args...]",
+    "       rt run [--json]                         (list the package.json scripts)",
+    "       rt --filter <pattern> | --workspaces <script> [args...]",
+    "       rt run --parallel | --sequential <script...>",
     "       rt [flags] -e <code> | -p <code> | run - (code from stdin)",
     "",
     "Commands:",

@@ -1,7 +1,9 @@
 // rt's command line: parse argv with the flag table, then hand over to one command module.
 import { ProgramError, UsageError } from "../errors.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
-import { resolveRunTarget, runFile } from "./commands/run-file.js";
+import { runFile } from "./commands/run-file.js";
+import { isScriptCommand, runScripts, runTarget } from "./commands/run-script.js";
+import { resolveRunTarget } from "../run/target.js";
 import { helpText } from "./help.js";
 import { loadEnvFiles } from "../config/env-files.js";
 import { withConfig } from "../config/rtfig.js";
@@ -62,11 +64,10 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   if (values.print !== undefined) return printCode(values.print as string, invocation);
   if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
   if (target === "-") return runStdin(invocation);
-  if (target === undefined) {
-    if (parsed.command === "run") throw new UsageError("listing package.json scripts (`rt run` with no name) is not supported yet");
-    return print(helpText());
-  }
-  return runFile(resolveRunTarget(target), invocation);
+  if (isScriptCommand(parsed)) return runScripts(parsed, invocation);
+  if (target === undefined) return print(helpText());
+  const resolved = resolveRunTarget(target, { forced: parsed.command === "run", ifPresent: values["if-present"] === true });
+  return resolved.kind === "file" ? runFile(resolved.file, invocation) : runTarget(resolved, invocation);
 }
 
 function print(text: string): Promise<void> {

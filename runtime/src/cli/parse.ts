@@ -1,6 +1,7 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
 import { COMMANDS, FLAGS, READY_OWNERS, flagByName, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
 import { UsageError } from "../errors.js";
+import { closestMatches } from "../text.js";
 
 export type FlagValue = string | number | boolean | string[];
 export type FlagValues = Record<string, FlagValue | undefined>;
@@ -51,7 +52,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       break;
     }
     if (arg === "-" || !arg.startsWith("-")) {
-      if (command === undefined && !("eval" in values || "print" in values) && Object.hasOwn(COMMANDS, arg)) {
+      // With --filter/--workspaces a name is a script (`rt --filter '*' build`), never another command.
+      const selectsPackages = "filter" in values || "workspaces" in values;
+      if (command === undefined && !("eval" in values || "print" in values) && Object.hasOwn(COMMANDS, arg) && (arg === "run" || !selectsPackages)) {
         command = arg as CommandName;
         continue;
       }
@@ -146,33 +149,7 @@ function describeValues(flag: FlagSpec): string {
 
 function unknownFlag(shown: string): UsageError {
   const candidates = FLAGS.filter((f) => f.name.length > 1).map((f) => `--${f.name}`);
-  const best = closest(shown, candidates);
+  const best = closestMatches(shown, candidates)[0];
   const hint = best ? ` Did you mean ${best}?` : "";
   return new UsageError(`unknown flag ${shown}.${hint} Run "rt --help" to see every flag.`);
-}
-
-/** The candidate with the smallest edit distance, if it is close enough to be a plausible typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

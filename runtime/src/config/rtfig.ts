@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { READY_OWNERS, flagByName, type FlagSpec } from "../cli/flags.js";
-import { closest, display, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { display, type FlagValue, type FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
-import { displayPath } from "../transpile/transpile.js";
+import { closestMatches, displayPath } from "../text.js";
 import { reportWatched } from "../watch/report.js";
 import { flagForKey, keysOf, type ConfigTable } from "./keys.js";
 
@@ -129,7 +129,7 @@ function qualified(table: ConfigTable, key: string): string {
 }
 
 function suggestion(table: ConfigTable, key: string): string {
-  const best = closest(key, keysOf(table));
+  const [best] = closestMatches(key, keysOf(table));
   return best ? ` (did you mean "${qualified(table, best)}"?)` : "";
 }
 

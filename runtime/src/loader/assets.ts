@@ -2,9 +2,7 @@
 // `import` gets an ES module (default export plus named exports where the keys allow it),
 // `require` gets a CommonJS module whose exports are the value.
 import { readFileSync } from "node:fs";
-import { ProgramError } from "../errors.js";
-import { lineColumn } from "../text.js";
-import { displayPath } from "../transpile/transpile.js";
+import { parseJson, parseToml } from "../data-files.js";
 import type { ModuleFormat } from "../transpile/cache.js";
 
 // The part of the WebAssembly global this module uses (TypeScript's only full typing is in the DOM lib).
@@ -23,9 +21,9 @@ export function assetModule(file: string, loader: AssetLoader, forRequire: boole
   const pathLiteral = JSON.stringify(file);
   switch (loader) {
     case "json":
-      return valueModule(parseJson(file), forRequire);
+      return valueModule(parseJsonAsset(file), forRequire);
     case "toml":
-      return valueModule(parseToml(file), forRequire);
+      return valueModule(parseTomlAsset(file), forRequire);
     case "text":
       return valueModule(readFileSync(file, "utf8"), forRequire);
     case "file":
@@ -68,36 +66,14 @@ function namedExports(names: readonly string[], from: string): string {
 /** The text of a JSON file, after checking that it parses. */
 export function checkedJson(file: string): string {
   const text = readFileSync(file, "utf8");
-  parseJsonText(file, text);
+  parseJson(file, text, "ERR_INVALID_JSON");
   return text;
 }
 
-function parseJson(file: string): unknown {
-  return parseJsonText(file, readFileSync(file, "utf8"));
+function parseJsonAsset(file: string): unknown {
+  return parseJson(file, readFileSync(file, "utf8"), "ERR_INVALID_JSON");
 }
 
-function parseJsonText(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
-    const where = position ? lineColumn(text, Number(position[1])) : undefined;
-    const location = where ? `${displayPath(file)}:${where.line}:${where.column}` : displayPath(file);
-    const message = `${location}: error: ${(error as Error).message}`;
-    throw new ProgramError(message, "ERR_INVALID_JSON", `${message}\n`);
-  }
-}
-
-function parseToml(file: string): unknown {
-  const text = readFileSync(file, "utf8");
-  // smol-toml is only needed by programs that import TOML.
-  const toml = require("smol-toml") as typeof import("smol-toml");
-  try {
-    return toml.parse(text);
-  } catch (error) {
-    const { line, column, message } = error as { line?: number; column?: number; message: string };
-    const location = line ? `${displayPath(file)}:${line}:${column ?? 1}` : displayPath(file);
-    const summary = `${location}: error: ${message.split("\n")[0]}`;
-    throw new ProgramError(summary, "ERR_INVALID_TOML", `${summary}\n`);
-  }
+function parseTomlAsset(file: string): unknown {
+  return parseToml(file, readFileSync(file, "utf8"), "ERR_INVALID_TOML");
 }

@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
-import { codeFrame } from "../text.js";
+import { codeFrame, displayPath } from "../text.js";
 import type { CachedModule, ModuleFormat, TranspileCache } from "./cache.js";
 import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
@@ -61,12 +61,6 @@ function formatEsbuildMessage(file: string, message: Message): string {
   if (!location) return `${displayPath(file)}: error: ${message.text}\n`;
   const column = location.column + 1;
   return codeFrame(`${displayPath(file)}:${location.line}:${column}`, `error: ${message.text}`, location.lineText, column);
-}
-
-/** Paths under the working directory are shown relative to it, like a compiler does. */
-export function displayPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
 }
 
 // Node's module-syntax detection rule: code that fails to compile as CommonJS only because of

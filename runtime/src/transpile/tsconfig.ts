@@ -3,9 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { ParseError } from "jsonc-parser";
 import { ProgramError, UsageError } from "../errors.js";
-import { lineColumn } from "../text.js";
+import { parseJsonc } from "../data-files.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
 const TRANSPILE_OPTIONS = [
@@ -100,16 +99,6 @@ function resolveExtends(specifier: string, from: string): string {
 
 /** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */
 export function readJsonc(file: string): Record<string, unknown> {
-  const text = readFileSync(file, "utf8");
-  // Loaded on demand: most runs have no tsconfig.json and should not pay for the parser.
-  const { parse, printParseErrorCode } = require("jsonc-parser") as typeof import("jsonc-parser");
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true });
-  const first = errors[0];
-  if (first) {
-    const { line, column } = lineColumn(text, first.offset);
-    const message = `${file}:${line}:${column}: error: ${printParseErrorCode(first.error)}`;
-    throw new ProgramError(message, "ERR_TSCONFIG", `${message}\n`);
-  }
+  const value = parseJsonc(file, readFileSync(file, "utf8"), "ERR_TSCONFIG");
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

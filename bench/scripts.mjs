@@ -1,0 +1,118 @@
+// Script-runner benchmark: `rt run` against npm, `node --run` and bun, side by side in one run,
+// on three generated projects: a script that does nothing (`"noop": "true"`), listing a package
+// with 200 scripts, and one script in 50 workspace packages. Every row is a whole process, timed
+// round-robin with per-round ratios (lib.mjs); npm runs on the project's Node 24, like rt.
+//
+//   node bench/scripts.mjs [--runs N]      (a report: always exits 0)
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { machineLine, measure, NODE, pairwise, printBlock, printTargets, RT, run, setupPeers, WARMUP, WORK, runsOption } from "./lib.mjs";
+
+const FIX = path.join(WORK, "scripts");
+const PACKAGES = 50;
+const SCRIPTS = 200;
+const RUNS = runsOption(30);
+
+function writeJson(file, value) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function writeFixtures() {
+  rmSync(FIX, { recursive: true, force: true });
+  writeJson(path.join(FIX, "noop", "package.json"), { name: "noop", version: "1.0.0", scripts: { noop: "true" } });
+  const scripts = Object.fromEntries(Array.from({ length: SCRIPTS }, (_, i) => [`task-${i + 1}`, `node scripts/task.js --step ${i + 1} --verbose`]));
+  writeJson(path.join(FIX, "many", "package.json"), { name: "many", version: "1.0.0", scripts });
+  writeJson(path.join(FIX, "mono", "package.json"), { name: "mono", private: true, workspaces: ["packages/*"] });
+  for (let i = 1; i <= PACKAGES; i++) {
+    const name = `pkg-${String(i).padStart(2, "0")}`;
+    writeJson(path.join(FIX, "mono", "packages", name, "package.json"), { name, version: "1.0.0", scripts: { noop: "true" } });
+  }
+}
+
+// The floor of any runner built on Node: start Node, load child_process, spawn bash and wait for it
+// (once, or for each of the 50 packages with its output piped), with nothing else. No runner on
+// Node can beat these; they show how much of rt's time is rt's.
+const FLOOR_ONE = `require("child_process").spawn("bash", ["-c", "true"], { stdio: "inherit", detached: true }).on("close", (c) => (process.exitCode = c))`;
+const FLOOR_MANY =
+  `const { spawn } = require("child_process"); const fs = require("fs");` +
+  `for (const dir of fs.readdirSync("packages")) { const c = spawn("bash", ["-c", "true"], { cwd: "packages/" + dir, stdio: ["ignore", "pipe", "pipe"], detached: true });` +
+  ` c.stdout.resume(); c.stderr.resume(); c.on("close", (code) => process.stdout.write(dir + " noop: Exited with code " + code + "\\n")); }`;
+
+function blocks(peers) {
+  const bun = peers.bun;
+  const row = (id, name, cmd, args, cwd) => ({ id, name, cmd, args, cwd: path.join(FIX, cwd) });
+  return [
+    {
+      title: "a script that does nothing (`\"noop\": \"true\"`)",
+      rows: [
+        row("base", "npm run noop", "npm", ["run", "noop"], "noop"),
+        row("rt", "rt run noop", NODE, [RT, "run", "noop"], "noop"),
+        row("node", "node --run noop", NODE, ["--run", "noop"], "noop"),
+        row("floor", "floor: node spawning `bash -c true`, nothing else", NODE, ["-e", FLOOR_ONE], "noop"),
+        ...(bun ? [row("bun", "bun run noop", bun.cmd, ["run", "noop"], "noop")] : []),
+      ],
+    },
+    {
+      title: `listing a package with ${SCRIPTS} scripts`,
+      rows: [
+        row("base", "npm run", "npm", ["run"], "many"),
+        row("rt", "rt run", NODE, [RT, "run"], "many"),
+        ...(bun ? [row("bun", "bun run", bun.cmd, ["run"], "many")] : []),
+      ],
+    },
+    {
+      title: `one script in ${PACKAGES} workspace packages`,
+      rows: [
+        row("base", "npm run --workspaces noop", "npm", ["run", "--workspaces", "noop"], "mono"),
+        row("rt", "rt --filter '*' noop", NODE, [RT, "--filter", "*", "noop"], "mono"),
+        row("rt-workspaces", "rt run --workspaces noop", NODE, [RT, "run", "--workspaces", "noop"], "mono"),
+        row("floor", `floor: node spawning ${PACKAGES} \`bash -c true\`, nothing else`, NODE, ["-e", FLOOR_MANY], "mono"),
+        ...(bun ? [row("bun", "bun --filter '*' noop", bun.cmd, ["--filter", "*", "noop"], "mono")] : []),
+      ],
+    },
+  ];
+}
+
+function main() {
+  writeFixtures();
+  const peers = setupPeers(["bun"]);
+  const all = blocks(peers);
+  // Check every command once and drop any that does not work here (the baselines must).
+  for (const b of all) {
+    b.rows = b.rows.filter((row) => {
+      const r = run(row.cmd, row.args, { cwd: row.cwd });
+      if (r.status !== 0) console.log(`skipped ${row.name}: exit ${r.status}, ${(r.error?.message ?? r.stderr ?? "").trim().split("\n")[0]}`);
+      return r.status === 0 || row.id === "base";
+    });
+  }
+  const rows = all.flatMap((b) => b.rows);
+
+  console.log(`# rt script-runner benchmark\n`);
+  console.log(`node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}, npm ${run("npm", ["--version"]).stdout.trim()}` +
+    Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
+  console.log(machineLine());
+  console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order\n`);
+
+  measure(rows, RUNS);
+  for (const b of all) printBlock(b.title, b.rows);
+
+  const [noop, listing, workspaces] = all.map((b) => Object.fromEntries(b.rows.map((r) => [r.id, r])));
+  printTargets([
+    ["`rt run noop` vs `npm run noop`", noop.rt, noop.base, 0.25],
+    [`\`rt run\` listing ${SCRIPTS} scripts vs \`npm run\``, listing.rt, listing.base, 0.25],
+    [`\`rt --filter '*' noop\` over ${PACKAGES} packages vs \`npm run --workspaces noop\``, workspaces.rt, workspaces.base, 0.5],
+  ]);
+  console.log(`\nFor information:`);
+  for (const [b, what] of [[noop, "run noop"], [listing, "listing"], [workspaces, `--filter '*' noop`]]) {
+    for (const id of ["node", "bun"]) if (b[id] && b.rt) console.log(`- rt ${what}: ${pairwise(b.rt, b[id]).toFixed(2)}× ${b[id].name}`);
+    if (b.floor) console.log(`- ${b.floor.name}: ${pairwise(b.floor, b.base).toFixed(2)}× ${b.base.name}; rt is ${pairwise(b.rt, b.floor).toFixed(2)}× this floor`);
+  }
+}
+
+try {
+  main();
+} catch (error) {
+  console.log(`benchmark aborted: ${error.stack ?? error}`);
+}
+process.exitCode = 0;

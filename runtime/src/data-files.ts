@@ -1,0 +1,52 @@
+// JSON, JSON-with-comments and TOML files of the user's project (package.json, tsconfig.json,
+// rtfig.toml, imported data). A syntax error is the user's to fix: one line,
+// `file:line:column: error: <message>`, without a stack.
+import type { ParseError } from "jsonc-parser";
+import { ProgramError } from "./errors.js";
+import { displayPath, lineColumn } from "./text.js";
+
+/** Strict JSON. JSON.parse is the fast path; a failure without a position asks a parser that reports one. */
+export function parseJson(file: string, text: string, code: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : parseWithPositions(text, true).errors[0]?.offset;
+    throw syntaxError(file, code, offset === undefined ? undefined : lineColumn(text, offset), message);
+  }
+}
+
+/** JSON with comments and trailing commas (tsconfig.json). */
+export function parseJsonc(file: string, text: string, code: string): unknown {
+  const { value, errors } = parseWithPositions(text, false);
+  const first = errors[0];
+  if (!first) return value;
+  const { printParseErrorCode } = require("jsonc-parser") as typeof import("jsonc-parser");
+  throw syntaxError(file, code, lineColumn(text, first.offset), printParseErrorCode(first.error));
+}
+
+export function parseToml(file: string, text: string, code: string): unknown {
+  // smol-toml is only needed when there is TOML to read.
+  const toml = require("smol-toml") as typeof import("smol-toml");
+  try {
+    return toml.parse(text);
+  } catch (error) {
+    const { line, column, message } = error as { line?: number; column?: number; message: string };
+    throw syntaxError(file, code, line ? { line, column: column ?? 1 } : undefined, message.split("\n")[0]!);
+  }
+}
+
+/** jsonc-parser, loaded on demand: most runs read no tsconfig.json and no broken JSON. */
+function parseWithPositions(text: string, strict: boolean): { value: unknown; errors: ParseError[] } {
+  const { parse } = require("jsonc-parser") as typeof import("jsonc-parser");
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, strict ? { disallowComments: true, allowTrailingComma: false } : { allowTrailingComma: true });
+  return { value, errors };
+}
+
+function syntaxError(file: string, code: string, where: { line: number; column: number } | undefined, message: string): ProgramError {
+  const location = where ? `${displayPath(file)}:${where.line}:${where.column}` : displayPath(file);
+  const summary = `${location}: error: ${message}`;
+  return new ProgramError(summary, code, `${summary}\n`);
+}

@@ -1,0 +1,74 @@
+// The environment a script, project binary or system command runs with, as npm and Bun give it:
+// node_modules/.bin of the package and every ancestor first on PATH, the npm_* variables that
+// tools read (npm_lifecycle_event, npm_package_name, npm_config_user_agent, ...) and INIT_CWD.
+// With --rt, a `node` shim that starts rt comes first on PATH, so `node x.ts` and binaries with
+// a `#!/usr/bin/env node` shebang run on rt.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { hashBytes } from "../transpile/hash.js";
+import type { Manifest } from "./manifest.js";
+import { pathKey } from "./target.js";
+
+declare const RT_VERSION: string;
+
+export interface EnvironmentOptions {
+  /** The script being run (pre/post steps have their own name); absent for binaries and commands. */
+  readonly lifecycle?: { readonly event: string; readonly script: string };
+  /** A directory holding the `node` shim (--rt). */
+  readonly shimDir?: string;
+}
+
+let inherited: NodeJS.ProcessEnv | undefined;
+
+export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, shimDir }: EnvironmentOptions): NodeJS.ProcessEnv {
+  // process.env reads go to the C++ environment one variable at a time: copy it once per run.
+  inherited ??= { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...inherited };
+  const key = pathKey(env);
+  const binDirs: string[] = shimDir ? [shimDir] : [];
+  for (let dir = manifest?.dir ?? process.cwd(); ; dir = path.dirname(dir)) {
+    // Concatenated, not path.join: `dir` is absolute and normalized already (only a root ends with a separator).
+    binDirs.push(`${dir.endsWith(path.sep) ? dir : dir + path.sep}node_modules${path.sep}.bin`);
+    if (path.dirname(dir) === dir) break;
+  }
+  env[key] = [...binDirs, env[key]].filter(Boolean).join(path.delimiter);
+  env.INIT_CWD = process.cwd();
+  env.npm_config_user_agent = `rt/${RT_VERSION} npm/? node/${process.version} ${process.platform} ${process.arch}`;
+  env.npm_execpath = process.argv[1];
+  env.npm_node_execpath = process.execPath;
+  env.npm_command = "run-script";
+  if (manifest) {
+    env.npm_package_json = manifest.file;
+    env.npm_package_name = manifest.name;
+    env.npm_package_version = manifest.version;
+    if (manifest.name === undefined) delete env.npm_package_name;
+    if (manifest.version === undefined) delete env.npm_package_version;
+  }
+  if (lifecycle) {
+    env.npm_lifecycle_event = lifecycle.event;
+    env.npm_lifecycle_script = lifecycle.script;
+  }
+  return env;
+}
+
+/**
+ * The directory of a `node` executable that runs rt on this Node with this rt, created on first
+ * use under rt's cache directory (named by the two paths, so different installs never clash).
+ */
+export function nodeShimDir(cacheRoot: string | undefined): string {
+  const launcher = process.argv[1]!;
+  const windows = process.platform === "win32";
+  const [name, text] = windows
+    ? ["node.cmd", `@"${process.execPath}" -- "${launcher}" %*\r\n`]
+    : ["node", `#!/bin/sh\nexec '${process.execPath.replaceAll("'", `'"'"'`)}' -- '${launcher.replaceAll("'", `'"'"'`)}' "$@"\n`];
+  const dir = path.join(cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"), "node-shim", hashBytes(Buffer.from(text), "node-shim"));
+  const file = path.join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    // Written under a unique name and renamed: concurrent rt processes never see half a file.
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, text, { mode: 0o755 });
+    renameSync(temporary, file);
+  }
+  return dir;
+}

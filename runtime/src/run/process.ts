@@ -1,0 +1,101 @@
+// The script runner's child processes. On Linux/macOS each starts in a process group (and
+// session) of its own, and SIGINT, SIGTERM and SIGHUP that rt receives are sent to every running
+// group: the shell and everything it started get the signal, however deep, and rt waits for them
+// and exits with their status (a process killed by signal n gives 128 + n, as in a shell).
+// Scripts keep rt's stdin, stdout and stderr (no controlling terminal of their own, so a program
+// that opens /dev/tty itself finds none; reading stdin works). SIGWINCH is forwarded too, so
+// full-screen programs see the terminal resize.
+import type { ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
+import { ProgramError } from "../errors.js";
+import type { Launch } from "./shell.js";
+
+export interface Outcome {
+  /** What rt reports and exits with: the exit code, or 128 + n for a process killed by signal n. */
+  readonly exitCode: number;
+  readonly signal?: NodeJS.Signals;
+  readonly ms: number;
+}
+
+export interface ChildRun {
+  readonly outcome: Promise<Outcome>;
+  /** Null unless started with `pipe`. */
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  /** Sends `signal` to the process group. */
+  interrupt(signal: NodeJS.Signals): void;
+}
+
+export interface StartOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Capture stdout and stderr (stdin is then /dev/null); otherwise the child shares rt's stdio. */
+  readonly pipe: boolean;
+}
+
+const POSIX = process.platform !== "win32";
+const FORWARDED: readonly NodeJS.Signals[] = POSIX ? ["SIGINT", "SIGTERM", "SIGHUP", "SIGWINCH"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+const running = new Set<ChildProcess>();
+let received: NodeJS.Signals | undefined;
+
+/** The first terminating signal rt received while scripts ran: nothing new should start. */
+export function receivedSignal(): NodeJS.Signals | undefined {
+  return received;
+}
+
+export function exitCodeOfSignal(signal: NodeJS.Signals): number {
+  const { constants } = require("node:os") as typeof import("node:os");
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): ChildRun {
+  // Required here, not imported: the CLI bundle loads its imports at every start (~4 ms for this one).
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  // Listening before the child exists: a signal that comes while it starts is not lost.
+  if (running.size === 0) listen(true);
+  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1.5 ms).
+  const started = process.hrtime.bigint();
+  const child = spawn(launch.file, launch.args, {
+    cwd,
+    env,
+    stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit",
+    detached: POSIX,
+    windowsVerbatimArguments: launch.verbatim,
+  });
+  running.add(child);
+  if (received) signalGroup(child, received);
+  const outcome = new Promise<Outcome>((resolve, reject) => {
+    child.once("error", (error) => {
+      untrack(child);
+      reject(new ProgramError(`cannot start ${launch.file}: ${error.message}`, "ERR_SPAWN"));
+    });
+    child.once("close", (code, signal) => {
+      untrack(child);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      resolve(signal ? { exitCode: exitCodeOfSignal(signal), signal, ms } : { exitCode: code ?? 1, ms });
+    });
+  });
+  return { outcome, stdout: child.stdout, stderr: child.stderr, interrupt: (signal) => signalGroup(child, signal) };
+}
+
+function listen(on: boolean): void {
+  for (const signal of FORWARDED) process[on ? "on" : "off"](signal, forward);
+}
+
+function untrack(child: ChildProcess): void {
+  if (running.delete(child) && running.size === 0) listen(false);
+}
+
+function forward(signal: NodeJS.Signals): void {
+  if (signal !== "SIGWINCH") received ??= signal;
+  for (const child of running) signalGroup(child, signal);
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (POSIX) process.kill(-child.pid!, signal);
+    else child.kill(signal);
+  } catch {
+    // The group is already gone.
+  }
+}

@@ -1,0 +1,113 @@
+// What a name given to `rt <name>` / `rt run <name>` runs. The order: (1) a package.json script,
+// (2) a source file, (3) a binary from node_modules/.bin of the cwd and its ancestors, (4) with
+// `run` only, a system command on PATH. Absolute paths and paths starting ./ .\ ../ are always
+// files; without `run`, a name with a runnable extension is a file too, and a built-in command
+// of the same name wins (the parser sees it first), so `rt run <name>` forces the script.
+import { statSync } from "node:fs";
+import * as path from "node:path";
+import { ProgramError } from "../errors.js";
+import { closestMatches } from "../text.js";
+import { findManifest, type Manifest } from "./manifest.js";
+
+export type RunTarget =
+  | { readonly kind: "file"; readonly file: string }
+  | { readonly kind: "script"; readonly manifest: Manifest; readonly name: string }
+  | { readonly kind: "binary" | "command"; readonly file: string; readonly name: string }
+  /** Nothing of that name, and --if-present was given. */
+  | { readonly kind: "absent" };
+
+/** Files with these extensions are run by `rt <name>` even when a script has the same name. */
+const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
+
+export interface ResolveOptions {
+  /** `rt run <name>` rather than `rt <name>`: scripts before files, system commands allowed. */
+  readonly forced: boolean;
+  readonly ifPresent: boolean;
+}
+
+export function resolveRunTarget(target: string, { forced, ifPresent }: ResolveOptions): RunTarget {
+  const absent = (error: ProgramError): RunTarget => {
+    if (ifPresent) return { kind: "absent" };
+    throw error;
+  };
+  const runnable = RUNNABLE_EXTENSIONS.includes(path.extname(target));
+  if (isPathLike(target) || (runnable && !forced)) {
+    const file = existingFile(fromWindowsStyle(target));
+    return file ? { kind: "file", file } : absent(moduleNotFound(target));
+  }
+  const manifest = findManifest(process.cwd());
+  if (manifest?.scripts.has(target)) return { kind: "script", manifest, name: target };
+  const file = existingFile(target) ?? RUNNABLE_EXTENSIONS.map((ext) => existingFile(target + ext)).find(Boolean);
+  if (file) return { kind: "file", file };
+  const binary = findProjectBinary(process.cwd(), target);
+  if (binary) return { kind: "binary", file: binary, name: target };
+  const command = forced ? findExecutable(target, process.env) : undefined;
+  if (command) return { kind: "command", file: command, name: target };
+  return absent(runnable ? moduleNotFound(target) : scriptNotFound(target, manifest));
+}
+
+export function scriptNotFound(name: string, manifest: Manifest | undefined): ProgramError {
+  const close = closestMatches(name, [...(manifest?.scripts.keys() ?? [])]).slice(0, 3);
+  const hint = close.length ? ` (did you mean ${close.map((n) => `"${n}"`).join(" or ")}?)` : "";
+  return new ProgramError(`Script not found "${name}"${hint}`, "ERR_SCRIPT_NOT_FOUND");
+}
+
+function moduleNotFound(target: string): ProgramError {
+  return new ProgramError(`Module not found "${target}"`, "ERR_MODULE_NOT_FOUND");
+}
+
+function isPathLike(target: string): boolean {
+  return /^\.{1,2}[/\\]/.test(target) || path.isAbsolute(target) || path.win32.isAbsolute(target);
+}
+
+/** `.\src\app.ts` (a Windows-style path in a shared script) names `./src/app.ts` elsewhere too. */
+function fromWindowsStyle(target: string): string {
+  return path.sep === "/" && /^\.{1,2}\\/.test(target) ? target.replaceAll("\\", "/") : target;
+}
+
+function existingFile(target: string): string | undefined {
+  const file = path.resolve(target);
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
+}
+
+const WINDOWS = process.platform === "win32";
+
+/** `name` in node_modules/.bin of `dir` or an ancestor (npm's and Bun's lookup). */
+function findProjectBinary(dir: string, name: string): string | undefined {
+  if (name.includes("/") || name.includes("\\")) return undefined;
+  for (let current = dir; ; current = path.dirname(current)) {
+    const found = executableIn(path.join(current, "node_modules", ".bin"), name, process.env);
+    if (found) return found;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** `name` as `$PATH` would find it (with `%PATHEXT%` on Windows). */
+export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (name.includes("/") || name.includes("\\")) return undefined;
+  for (const dir of (pathValue(env) ?? "").split(path.delimiter)) {
+    const found = dir ? executableIn(dir, name, env) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The PATH variable's value, whatever its case (Windows spells it `Path`). */
+export function pathKey(env: NodeJS.ProcessEnv): string {
+  return WINDOWS ? (Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "Path") : "PATH";
+}
+
+function pathValue(env: NodeJS.ProcessEnv): string | undefined {
+  return env[pathKey(env)];
+}
+
+function executableIn(dir: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const extensions = WINDOWS ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";")] : [""];
+  for (const extension of extensions) {
+    const file = path.join(dir, name + extension);
+    const stat = statSync(file, { throwIfNoEntry: false });
+    // On Windows the extension makes a file executable; elsewhere, an execute bit.
+    if (stat?.isFile() && (WINDOWS ? extension !== "" : (stat.mode & 0o111) !== 0)) return file;
+  }
+  return undefined;
+}
