@@ -29,7 +29,14 @@ const oneRequirePerBuiltin = {
 };
 
 await build({
-  entryPoints: { cli: "src/cli/main.ts", flags: "src/cli/flags.ts" },
+  // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
+  entryPoints: {
+    cli: "src/cli/main.ts",
+    flags: "src/cli/flags.ts",
+    secrets: "src/secrets/index.ts",
+    "secrets-store-thread": "src/secrets/store-thread.ts",
+    "secrets-list": "src/secrets/list-process.ts",
+  },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
@@ -39,8 +46,9 @@ await build({
   // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
   // cache miss (it must stay a package anyway: it finds its binary relative to itself),
   // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
-  // trace-mapping when a stack trace needs original positions.
-  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping"],
+  // trace-mapping when a stack trace needs original positions, @napi-rs/keyring (a native
+  // addon) in the thread or process that talks to the credential store.
+  external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "@napi-rs/keyring"],
   // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code.
   define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion) },
   sourcemap: "linked",

@@ -1,5 +1,7 @@
 // The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
 // a getter, so a feature's code loads only when a program first touches it.
+import { loadSecrets } from "../secrets/load.js";
+import type { Secrets } from "../secrets/index.js";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;
@@ -7,12 +9,14 @@ declare const RT_VERSION: string;
 export interface RtNamespace {
   readonly version: string;
   readonly main: string;
+  readonly secrets: Secrets;
 }
 
 export function installNamespace(main: string): RtNamespace {
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
+    secrets: () => loadSecrets().secrets,
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

@@ -2,6 +2,7 @@
 import { ProgramError, UsageError } from "../errors.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { resolveRunTarget, runFile } from "./commands/run-file.js";
+import { secretsCommand } from "./commands/secrets.js";
 import { helpText } from "./help.js";
 import { applyStartupOptions } from "./node-flags.js";
 import type { Invocation } from "./prepare.js";
@@ -48,6 +49,10 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   if (values.version) return print(`${RT_VERSION}\n`);
   if (values.print !== undefined) return printCode(values.print as string, invocation);
   if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
+  if (parsed.command === "secrets") {
+    if (parsed.given.length > 0) throw new UsageError(`rt secrets takes no flags (got --${parsed.given[0]})`);
+    return secretsCommand(target, args);
+  }
   if (target === "-") return runStdin(invocation);
   if (target === undefined) {
     if (parsed.command === "run") throw new UsageError("listing package.json scripts (`rt run` with no name) is not supported yet");
