@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
-# with-keyring.sh [--bus-only | --locked] CMD [ARGS...] - run CMD against a private D-Bus
-# session bus and gnome-keyring-daemon (secrets) whose default "login" collection is created
-# and unlocked with a known password. Headless (no TTY/stdin/X). Stops only its own PIDs.
+# with-keyring.sh [--bus-only] CMD [ARGS...] - run CMD against a private D-Bus session bus and
+# gnome-keyring-daemon (secrets) whose default "login" collection is created and unlocked with
+# a known password. Headless (no TTY/stdin/X). Stops only its own PIDs.
 #   --bus-only  the bus without any Secret Service on it
-#   --locked    the daemon runs, but its default collection is locked again before CMD starts
-#               (nothing can prompt for the password, so unlocking fails)
 # Env: KEYRING_PASSWORD (default rt-test-password); KEYRING_DATA_DIR = daemon's
 # XDG_DATA_HOME (default: temp dir, removed on exit). CMD gets DBUS_SESSION_BUS_ADDRESS,
 # WITH_KEYRING_DIR (=<data>/keyrings) and WITH_KEYRING_DAEMON_PID (to freeze it with SIGSTOP).
 # The project's own copy of ../shared/with-keyring.sh (rt.secrets tests and bench/secrets.mjs).
 set -u
-mode=unlocked
-case ${1:-} in --bus-only) mode=bus-only; shift ;; --locked) mode=locked; shift ;; esac
-[ $# -gt 0 ] || { echo "usage: $0 [--bus-only | --locked] CMD [ARGS...]" >&2; exit 64; }
+mode=keyring
+[ "${1:-}" = --bus-only ] && { mode=bus-only; shift; }
+[ $# -gt 0 ] || { echo "usage: $0 [--bus-only] CMD [ARGS...]" >&2; exit 64; }
 pw=${KEYRING_PASSWORD:-rt-test-password}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/with-keyring.XXXXXX") || exit 1
 chmod 700 "$tmp"
@@ -92,10 +90,6 @@ if [ "$mode" != bus-only ]; then
   done
   [ -n "$ok" ] || die "default collection missing or locked (col='${col:-}')"
   export WITH_KEYRING_DIR="$data/keyrings" WITH_KEYRING_DAEMON_PID=$gkd_pid
-  if [ "$mode" = locked ]; then
-    q --dest=org.freedesktop.secrets /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock \
-      "array:objpath:$col" >/dev/null || die "could not lock $col"
-fi
 fi
 
 # 4. Run CMD (stdin passed through; background+wait so TERM can be forwarded).

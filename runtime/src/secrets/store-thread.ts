@@ -14,8 +14,11 @@ import type { Reply, Request } from "./store.js";
 // Pinned: without it a Secret Service failure silently falls back to the kernel keyutils store
 // (memory only, and it returned wrong nulls here). Other platforms ignore the option.
 const ENTRY_OPTIONS = { linux: { store: "secret-service" } } as const;
-/** Each Entry holds a D-Bus connection: one per (service, name), the least recently used dropped. */
-const MAX_ENTRIES = 64;
+/**
+ * Each Entry holds a D-Bus connection and costs ~8 ms to make: one per (service, name), reused.
+ * Past this many pairs the least recently used is dropped (its connection closes when collected).
+ */
+const MAX_ENTRIES = 256;
 
 const port = parentPort!;
 const entries = new Map<string, Entry>();
