@@ -6,27 +6,21 @@
 //
 //   node bench/startup.mjs [--runs N]      (a report: always exits 0)
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { findBun, installPeers, median, NODE, NODE_FIRST_ENV, pairwise, PEERS, RT, shuffle, WORK } from "./common.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const WORK = path.join(ROOT, "bench", ".work");
 const FIX = path.join(WORK, "fixtures");
-const PEERS = path.join(WORK, "peers");
 const RT_CACHE = path.join(WORK, "rt-cache");
-const RT = path.join(ROOT, "runtime", "bin", "rt.cjs");
-// The project's Node 24, whatever node started this script (the system one may be older).
-const NODE = existsSync(path.join(ROOT, "node_modules/.bin/node")) ? path.join(ROOT, "node_modules/.bin/node") : process.execPath;
 const WARMUP = 3;
 const { values } = parseArgs({ options: { runs: { type: "string", default: "30" } } });
 const RUNS = Math.max(1, Number.parseInt(values.runs, 10) || 30);
 
 // One environment for every command; only the rt rows add their cache setting. NODE_COMPILE_CACHE
 // would give some rows a code cache others lack; PATH leads with Node 24 for tools that spawn `node`.
-const ENV = { ...process.env, PATH: `${path.dirname(NODE)}${path.delimiter}${process.env.PATH ?? ""}` };
+const ENV = { ...NODE_FIRST_ENV };
 delete ENV.NODE_COMPILE_CACHE;
 delete ENV.RT_TRANSPILER_CACHE_PATH;
 
@@ -78,21 +72,9 @@ function run(cmd, args, env = ENV) {
   return spawnSync(cmd, args, { cwd: FIX, env, encoding: "utf8", timeout: 300_000 });
 }
 
-function findBun() {
-  const oven = path.join(PEERS, "node_modules", "@oven");
-  const candidates = [path.join(PEERS, "node_modules/bun/bin/bun.exe")];
-  if (existsSync(oven)) for (const dir of readdirSync(oven)) candidates.push(path.join(oven, dir, "bin", "bun"));
-  // Without its postinstall, bun.exe is a placeholder: take the first binary that answers.
-  return candidates.find((file) => existsSync(file) && run(file, ["--version"]).status === 0);
-}
-
 function setupPeers() {
   const tsxCli = path.join(PEERS, "node_modules/tsx/dist/cli.mjs");
-  if (!existsSync(tsxCli) || !findBun()) {
-    mkdirSync(PEERS, { recursive: true });
-    const npm = run("npm", ["i", "--no-save", "--prefix", PEERS, "tsx", "bun"]);
-    if (npm.status !== 0) console.log(`npm install of peers failed: ${(npm.error?.message ?? npm.stderr).trim().split("\n").pop()}`);
-  }
+  if (!existsSync(tsxCli) || !findBun()) installPeers(["tsx", "bun"]);
   const peers = {};
   if (existsSync(tsxCli)) {
     const version = JSON.parse(readFileSync(path.join(PEERS, "node_modules/tsx/package.json"), "utf8")).version;
@@ -131,19 +113,6 @@ function timeOnce(row) {
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const shuffle = (xs) => {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [xs[i], xs[j]] = [xs[j], xs[i]];
-  }
-  return xs;
-};
-// Median over rounds of (a's time / b's time in the same round).
-const pairwise = (a, b) => median(a.times.map((t, i) => t / b.times[i]));
 
 async function main() {
   const lines = await writeFixtures();

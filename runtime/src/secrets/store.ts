@@ -1,8 +1,14 @@
 // The program's side of the credential store: requests go to one worker thread (started on
-// first use, loading @napi-rs/keyring there) and come back as replies. The worker is unref'd
-// whenever nothing is pending, so an idle store never keeps a program alive.
+// first use, loading @napi-rs/keyring there) and come back as replies on a MessageChannel.
+//
+// The store thread has no event loop to speak of: it sleeps on a shared counter (Atomics.wait)
+// and reads requests with receiveMessageOnPort; after an answer it stays awake for 0.25 ms, so a
+// program calling in a loop never waits for it to wake. Replies arrive as ordinary 'message'
+// events (Atomics.waitAsync measured ~5% slower on a get). Measured against the raw module's
+// AsyncEntry.getPassword on the main thread (~0.6 ms), this path adds 1-4%; plain
+// worker.postMessage both ways added 7-12%.
 import * as path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+import { MessageChannel, SHARE_ENV, Worker, type MessagePort } from "node:worker_threads";
 import type { StoreFailure } from "./errors.js";
 
 export type Request =
@@ -22,28 +28,64 @@ export interface Reply {
  */
 export const DEADLINE_MS = 10_000;
 
+/** What the store thread gets: its end of the channel and the shared counters. */
+export interface ChannelData {
+  readonly port: MessagePort;
+  readonly counters: SharedArrayBuffer;
+}
+/** Indexes into the shared Int32Array: requests sent so far, and whether the store thread sleeps. */
+export const REQUESTS = 0;
+export const SLEEPING = 1;
+
 interface Pending {
   readonly resolve: (reply: Reply) => void;
-  readonly timer: NodeJS.Timeout;
+  /** performance.now() after which the call fails with ERR_SECRETS_TIMEOUT. */
+  readonly deadline: number;
+}
+
+interface StoreThread {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  readonly counters: Int32Array;
 }
 
 const pending = new Map<number, Pending>();
-let worker: Worker | undefined;
+let thread: StoreThread | undefined;
 let lastId = 0;
+// One timer for all deadlines (calls expire in call order), not one per call.
+let sweeper: NodeJS.Timeout | undefined;
 
 type RequestWithoutId = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
 
 /** Sends a request; a set's value buffer is transferred (the caller's view becomes empty). */
 export function request(body: RequestWithoutId): Promise<Reply> {
-  const thread = worker ?? startWorker();
+  const store = thread ?? startThread();
   const id = ++lastId;
-  if (pending.size === 0) thread.ref();
+  // Only pending calls keep the program alive.
+  if (pending.size === 0) store.port.ref();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => settle({ id, failure: { code: "ERR_SECRETS_TIMEOUT" } }), DEADLINE_MS);
-    pending.set(id, { resolve, timer });
+    pending.set(id, { resolve, deadline: performance.now() + DEADLINE_MS });
+    sweeper ??= sweepAfter(DEADLINE_MS);
     const value = body.op === "set" ? body.value : undefined;
-    thread.postMessage({ ...body, id }, value ? [value.buffer as ArrayBuffer] : []);
+    store.port.postMessage({ ...body, id }, value ? [value.buffer as ArrayBuffer] : []);
+    Atomics.add(store.counters, REQUESTS, 1);
+    // Waking a sleeping thread is a system call; one that is busy or still awake sees the count.
+    if (Atomics.load(store.counters, SLEEPING) === 1) Atomics.notify(store.counters, REQUESTS);
   });
+}
+
+function sweepAfter(ms: number): NodeJS.Timeout {
+  return setTimeout(() => {
+    sweeper = undefined;
+    const now = performance.now();
+    for (const [id, { deadline }] of pending) {
+      if (deadline > now) {
+        sweeper = sweepAfter(deadline - now);
+        return;
+      }
+      settle({ id, failure: { code: "ERR_SECRETS_TIMEOUT" } });
+    }
+  }, ms).unref();
 }
 
 function settle(reply: Reply): void {
@@ -54,27 +96,35 @@ function settle(reply: Reply): void {
     return;
   }
   pending.delete(reply.id);
-  clearTimeout(waiting.timer);
-  if (pending.size === 0) worker?.unref();
+  if (pending.size === 0) thread?.port.unref();
   waiting.resolve(reply);
 }
 
-function startWorker(): Worker {
-  const thread = new Worker(path.join(__dirname, "secrets-store-thread.cjs"), {
+function startThread(): StoreThread {
+  const { port1, port2 } = new MessageChannel();
+  const counters = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const workerData: ChannelData = { port: port2, counters: counters.buffer as SharedArrayBuffer };
+  const worker = new Worker(path.join(__dirname, "secrets-store-thread.cjs"), {
     name: "rt.secrets",
+    workerData,
+    transferList: [port2],
     // The live environment (DBUS_SESSION_BUS_ADDRESS may be set after the first call), and none
     // of the program's preloads: the thread runs rt's code only.
     env: SHARE_ENV,
     execArgv: [],
   });
-  thread.on("message", settle);
+  worker.unref();
+  port1.on("message", settle);
+  const store: StoreThread = { worker, port: port1, counters };
   // Only a bug in rt ends the thread: fail what it was doing, start a new one for later calls.
   const fail = (detail: string): void => {
-    worker = undefined;
+    if (thread !== store) return;
+    thread = undefined;
+    port1.close();
     for (const id of [...pending.keys()]) settle({ id, failure: { code: "ERR_SECRETS_PLATFORM_ERROR", detail } });
   };
-  thread.on("error", (error) => fail(`rt's credential store thread failed: ${error.message}`));
-  thread.on("exit", (code) => fail(`rt's credential store thread exited with code ${code}`));
-  worker = thread;
-  return thread;
+  worker.on("error", (error) => fail(`rt's credential store thread failed: ${error.message}`));
+  worker.on("exit", (code) => fail(`rt's credential store thread exited with code ${code}`));
+  thread = store;
+  return store;
 }
