@@ -192,9 +192,11 @@ describe("rt.secrets with a running keyring", () => {
     assert.ok(out.maxStallMs < MAX_STALL_MS, `event loop stalled ${out.maxStallMs} ms`);
   });
 
-  keyringTest("rt file.ts loads nothing of secrets; rt.secrets loads its module, never the native addon into the program's thread", () => {
+  keyringTest("rt file.ts and import from \"rt\" load nothing of secrets; a call loads its module, never the native addon into the program's thread", () => {
     const loaded = 'console.log(JSON.stringify(Object.keys(require.cache).map((f) => require("node:path").basename(f)).filter((f) => /^secrets|keyring/.test(f))))';
     assert.equal(inStore(["-e", loaded]).stdout, "[]\n");
+    // Importing from "rt" reads every member of the namespace: rt.secrets itself loads nothing.
+    assert.equal(inStore(["-e", `import { secrets } from "rt"; console.log(typeof secrets.get); ${loaded.replace(/require/g, "process.getBuiltinModule('module').createRequire(import.meta.url)")}`]).stdout, "function\n[]\n");
     assert.equal(inStore(["-e", `rt.secrets.get("lazy", "x").then(() => ${loaded})`]).stdout, '["secrets.cjs"]\n');
   });
 

@@ -1,6 +1,6 @@
 // The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
 // a getter, so a feature's code loads only when a program first touches it.
-import { loadSecrets } from "../secrets/load.js";
+import { lazySecrets } from "../secrets/load.js";
 import type { Secrets } from "../secrets/index.js";
 import type { ApiMember } from "./members.js";
 
@@ -13,10 +13,11 @@ export interface RtNamespace {
 }
 
 export function installNamespace(main: string): RtNamespace {
+  let secrets: RtNamespace["secrets"] | undefined;
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
-    secrets: () => loadSecrets().secrets,
+    secrets: () => (secrets ??= lazySecrets()),
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

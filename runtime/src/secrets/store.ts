@@ -8,7 +8,7 @@
 // AsyncEntry.getPassword on the main thread (~0.6 ms), this path adds 1-4%; plain
 // worker.postMessage both ways added 7-12%.
 import * as path from "node:path";
-import { MessageChannel, SHARE_ENV, Worker, type MessagePort } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { StoreFailure } from "./errors.js";
 
 export type Request =
@@ -101,16 +101,19 @@ function settle(reply: Reply): void {
 }
 
 function startThread(): StoreThread {
-  const { port1, port2 } = new MessageChannel();
+  // Required on first use, not when the module loads: `import { version } from "rt"` reads
+  // every member of the namespace, so loading this module must stay cheap.
+  const threads = require("node:worker_threads") as typeof import("node:worker_threads");
+  const { port1, port2 } = new threads.MessageChannel();
   const counters = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const workerData: ChannelData = { port: port2, counters: counters.buffer as SharedArrayBuffer };
-  const worker = new Worker(path.join(__dirname, "secrets-store-thread.cjs"), {
+  const worker = new threads.Worker(path.join(__dirname, "secrets-store-thread.cjs"), {
     name: "rt.secrets",
     workerData,
     transferList: [port2],
     // The live environment (DBUS_SESSION_BUS_ADDRESS may be set after the first call), and none
     // of the program's preloads: the thread runs rt's code only.
-    env: SHARE_ENV,
+    env: threads.SHARE_ENV,
     execArgv: [],
   });
   worker.unref();
