@@ -1,7 +1,7 @@
 // The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
 // a getter, so a feature's code loads only when a program first touches it.
 import { lazySecrets } from "../secrets/load.js";
-import type { Secrets } from "../secrets/index.js";
+import type { Secrets } from "rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;

@@ -1,13 +1,7 @@
 // The call forms of rt.secrets and the checks every argument passes before the store is
 // touched. Messages name the argument and what is wrong with it, never a value.
+import type { SecretsOptions } from "rt";
 import { argumentError } from "./errors.js";
-
-export interface SecretsOptions {
-  /** The program or site the credential belongs to, e.g. "my-cli". */
-  readonly service: string;
-  /** The account within the service, e.g. a user name. */
-  readonly name: string;
-}
 
 /** Longest service or name, in UTF-16 code units (String#length). */
 export const MAX_NAME_LENGTH = 255;

@@ -3,27 +3,16 @@
 // dist/secrets.cjs: the `rt` namespace loads it on first use, and `require("rt/secrets")`
 // works in plain Node too. Values travel as UTF-8 bytes in buffers rt allocates, and rt zeroes
 // each of them once it is done; the only copy rt leaves is the string a get returns.
-import { readPair, readSetArguments, type SecretsOptions } from "./arguments.js";
+import type { Secrets } from "rt";
+import { readPair, readSetArguments } from "./arguments.js";
 import { storeError } from "./errors.js";
 import { request } from "./store.js";
 
-export type { SecretsOptions } from "./arguments.js";
+// The declarations users see (types/rt.d.ts) are the one definition of the API's shape.
+export type { Secrets, SecretsOptions } from "rt";
 export { MAX_NAME_LENGTH, MAX_VALUE_BYTES, readPair } from "./arguments.js";
 export { STORE_ERRORS, type SecretsError, type StoreErrorCode } from "./errors.js";
 export { listNames } from "./list.js";
-
-export interface Secrets {
-  /** The value stored for the pair, or null. */
-  get(options: SecretsOptions): Promise<string | null>;
-  get(service: string, name: string): Promise<string | null>;
-  /** Stores the value, replacing any value the pair had. */
-  set(options: SecretsOptions, value: string): Promise<void>;
-  set(options: SecretsOptions & { readonly value: string }): Promise<void>;
-  set(service: string, name: string, value: string): Promise<void>;
-  /** Removes the pair's value; false when there was none. */
-  delete(options: SecretsOptions): Promise<boolean>;
-  delete(service: string, name: string): Promise<boolean>;
-}
 
 // fatal: a stored value that is not UTF-8 is an error, not replacement characters;
 // ignoreBOM: a leading U+FEFF is part of the value.
