@@ -4,16 +4,18 @@
 // The store thread has no event loop to speak of: it sleeps on a shared counter (Atomics.wait)
 // and reads requests with receiveMessageOnPort; after an answer it stays awake for 0.25 ms, so a
 // program calling in a loop never waits for it to wake. Replies arrive as ordinary 'message'
-// events (Atomics.waitAsync measured ~5% slower on a get). Measured against the raw module's
-// AsyncEntry.getPassword on the main thread (~0.6 ms), this path adds 1-4%; plain
-// worker.postMessage both ways added 7-12%.
+// events (Atomics.waitAsync measured ~5% slower on a get). Against the raw module's
+// AsyncEntry.getPassword on the main thread (~0.6 ms), a get through this path measures
+// 1.04-1.10x in bench/secrets.mjs (staying asleep instead: 1.10-1.12x; plain
+// worker.postMessage both ways: 1.07-1.15x).
 import * as path from "node:path";
 import type { MessagePort, Worker } from "node:worker_threads";
 import type { StoreFailure } from "./errors.js";
 
-export type Request =
-  | { readonly id: number; readonly op: "get" | "delete"; readonly service: string; readonly name: string }
-  | { readonly id: number; readonly op: "set"; readonly service: string; readonly name: string; readonly value: Uint8Array };
+export type RequestBody =
+  | { readonly op: "get" | "delete"; readonly service: string; readonly name: string }
+  | { readonly op: "set"; readonly service: string; readonly name: string; readonly value: Uint8Array };
+export type Request = RequestBody & { readonly id: number };
 
 /** get: the value's UTF-8 bytes or null; set: true; delete: whether something was deleted. */
 export interface Reply {
@@ -55,10 +57,8 @@ let lastId = 0;
 // One timer for all deadlines (calls expire in call order), not one per call.
 let sweeper: NodeJS.Timeout | undefined;
 
-type RequestWithoutId = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
-
 /** Sends a request; a set's value buffer is transferred (the caller's view becomes empty). */
-export function request(body: RequestWithoutId): Promise<Reply> {
+export function request(body: RequestBody): Promise<Reply> {
   const store = thread ?? startThread();
   const id = ++lastId;
   // Only pending calls keep the program alive.
