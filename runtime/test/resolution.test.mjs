@@ -352,16 +352,19 @@ test('tsc accepts the "rt" module and the rt global', () => {
   assert.deepEqual(tsc(["-p", TYPES_FIXTURE, "--noEmit", "--pretty", "false"]), { code: 0, output: "" });
 });
 
-test("tsc rejects a string member of rt used as a number", () => {
+test("tsc rejects a string member of rt used as a number, a possibly-null secret used as a string, a number as a secret", () => {
   const result = tsc(["-p", path.join(TYPES_FIXTURE, "tsconfig.wrong.json"), "--noEmit", "--pretty", "false"]);
   assert.notEqual(result.code, 0);
   assert.deepEqual(result.output.trim().split("\n"), [
     "wrong-types.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.",
     "wrong-types.ts(5,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    "wrong-types.ts(6,53): error TS2322: Type 'string | null' is not assignable to type 'string'.",
+    "  Type 'null' is not assignable to type 'string'.",
+    "wrong-types.ts(7,76): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.",
   ]);
 });
 
 test("the type-checked file runs under rt with the values its types promise", () => {
   const out = JSON.parse(runOk(TYPES_FIXTURE, ["uses-rt.ts"]));
-  assert.deepEqual(out, { v: RT_VERSION, m: path.join(TYPES_FIXTURE, "uses-rt.ts"), fromGlobal: RT_VERSION, same: true });
+  assert.deepEqual(out, { v: RT_VERSION, m: path.join(TYPES_FIXTURE, "uses-rt.ts"), fromGlobal: RT_VERSION, same: true, secrets: ["get", "set", "delete"] });
 });

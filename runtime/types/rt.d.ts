@@ -1,10 +1,39 @@
 // Types for the "rt" module and the `rt` global, for editors and `tsc`.
 
+/** Which credential: a service (the program or site) and a name (the account) within it. */
+export interface SecretsOptions {
+  /** e.g. "my-cli"; 1 to 255 characters, no NUL. */
+  readonly service: string;
+  /** e.g. "alice"; 1 to 255 characters, no NUL. */
+  readonly name: string;
+}
+
+/**
+ * Credentials in the operating system's credential store: the macOS login keychain, the Secret
+ * Service's default collection on Linux (gnome-keyring, KeePassXC), Windows Credential Manager.
+ * Argument mistakes reject with a TypeError (code ERR_INVALID_ARG_TYPE or ERR_INVALID_ARG_VALUE);
+ * an unavailable store rejects with an Error whose code starts with ERR_SECRETS_.
+ */
+export interface Secrets {
+  /** The value stored for the pair, or null when there is none. */
+  get(options: SecretsOptions): Promise<string | null>;
+  get(service: string, name: string): Promise<string | null>;
+  /** Stores the value (up to 1 MiB of UTF-8; 2560 bytes on Windows), replacing any previous one. */
+  set(options: SecretsOptions, value: string): Promise<void>;
+  set(options: SecretsOptions & { readonly value: string }): Promise<void>;
+  set(service: string, name: string, value: string): Promise<void>;
+  /** Removes the pair's value: true if there was one, false if not. */
+  delete(options: SecretsOptions): Promise<boolean>;
+  delete(service: string, name: string): Promise<boolean>;
+}
+
 export interface RtNamespace {
   /** rt's version, e.g. "0.1.0". */
   readonly version: string;
   /** Absolute path of the entry rt runs (`<cwd>/[eval]` or `<cwd>/[stdin]` for inline code). */
   readonly main: string;
+  /** Credentials in the operating system's credential store. */
+  readonly secrets: Secrets;
   /**
    * Formats a value as util.inspect does; for an error, first the original source lines around
    * where it was thrown (line numbers in a gutter, a caret under the column).
@@ -22,6 +51,7 @@ export interface InspectOptions {
 export declare const version: RtNamespace["version"];
 export declare const main: RtNamespace["main"];
 export declare const inspect: RtNamespace["inspect"];
+export declare const secrets: RtNamespace["secrets"];
 
 declare const rt: RtNamespace;
 export default rt;

@@ -1,6 +1,8 @@
 // The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
 // a getter, so a feature's code loads only when a program first touches it.
 import { inspect, type InspectOptions } from "../diagnostics/preview.js";
+import { lazySecrets } from "../secrets/load.js";
+import type { Secrets } from "rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;
@@ -9,13 +11,16 @@ export interface RtNamespace {
   readonly version: string;
   readonly main: string;
   readonly inspect: (value: unknown, options?: InspectOptions) => string;
+  readonly secrets: Secrets;
 }
 
 export function installNamespace(main: string): RtNamespace {
+  let secrets: RtNamespace["secrets"] | undefined;
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
     inspect: () => inspect,
+    secrets: () => (secrets ??= lazySecrets()),
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

@@ -4,6 +4,7 @@ import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { runFile } from "./commands/run-file.js";
 import { isScriptCommand, runScripts, runTarget } from "./commands/run-script.js";
 import { resolveRunTarget } from "../run/target.js";
+import { secretsCommand } from "./commands/secrets.js";
 import { helpText } from "./help.js";
 import { loadEnvFiles } from "../config/env-files.js";
 import { withConfig } from "../config/rtfig.js";
@@ -63,6 +64,10 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   if (values.version) return print(`${RT_VERSION}\n`);
   if (values.print !== undefined) return printCode(values.print as string, invocation);
   if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
+  if (parsed.command === "secrets") {
+    if (parsed.given.length > 0) throw new UsageError(`rt secrets takes no flags (got --${parsed.given[0]})`);
+    return secretsCommand(target, args);
+  }
   if (target === "-") return runStdin(invocation);
   if (isScriptCommand(parsed)) return runScripts(parsed, invocation);
   if (target === undefined) return print(helpText());
