@@ -148,7 +148,8 @@ describe("wait and break", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(run.output.stdout, "", "no program output before the client says go");
     await client.send("Runtime.enable");
-    await client.send("Runtime.runIfWaitingForDebugger");
+    // The program runs to its end at once: it may exit before the answer reaches us.
+    client.raw("Runtime.runIfWaitingForDebugger").catch(() => {});
     const { code, stdout } = await run.exited;
     assert.deepEqual([code, stdout], [0, "before\ntotal 5\n"]);
   });
