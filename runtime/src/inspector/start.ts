@@ -1,10 +1,10 @@
 // --inspect, --inspect-wait, --inspect-brk: start the server thread, print the banner before
 // any program output, then wait for a client and/or stop on the entry's first line.
+// (worker_threads and inspector are required only when a debugger flag is given: every other
+// run would pay for loading them.)
 import { writeSync } from "node:fs";
-import { Session } from "node:inspector";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
 import { STATE, type InspectorWorkerData } from "./shared.js";
@@ -39,6 +39,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
     uiDirectory: path.join(__dirname, "inspector-ui"),
     shared,
   };
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
   const worker = new Worker(path.join(__dirname, "inspector-worker.cjs"), { workerData, stdout: false, stderr: false });
   worker.unref();
   // Chosen here, while the thread boots: an unguessable session id unless a prefix was given.
@@ -48,7 +49,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   Atomics.store(new Int32Array(shared), STATE.idLength, idBytes.length);
   // Console calls made before a client attaches are kept only while some session exists;
   // V8 replays them to a client's Runtime.enable.
-  const keeper = new Session();
+  const keeper = new (require("node:inspector") as typeof import("node:inspector")).Session();
   keeper.connect();
 
   return {
