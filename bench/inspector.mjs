@@ -4,10 +4,10 @@
 //  2. round trip: Runtime.evaluate over the WebSocket, sequentially (target: median <= 1 ms).
 //
 //   node bench/inspector.mjs [--runs N]      (a report: always exits 0)
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ENV, NODE, RT, WORK, median, runsOption, shuffle } from "./lib.mjs";
+import { ENV, NODE, RT, WORK, measure, median, runsOption } from "./lib.mjs";
 
 const FIX = path.join(WORK, "inspector");
 const RUNS = runsOption(20);
@@ -19,13 +19,6 @@ function writeFixtures() {
   writeFileSync(path.join(FIX, "hello.ts"), `const message: string = "hello from ts";\nconsole.log(message);\n`);
   writeFileSync(path.join(FIX, "hello.js"), `const message = "hello from ts";\nconsole.log(message);\n`);
   writeFileSync(path.join(FIX, "idle.js"), `setTimeout(() => {}, 60_000);\n`);
-}
-
-function timeOnce(row) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(row.cmd, row.args, { cwd: FIX, env: row.env, stdio: "ignore" });
-  if (result.status !== 0) throw new Error(`${row.name} exited with ${result.status}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 /** Starts an idle program with a debugger; resolves with its WebSocket URL and the process. */
@@ -64,13 +57,12 @@ async function main() {
   writeFixtures();
   const rtEnv = { ...ENV, RT_TRANSPILER_CACHE_PATH: path.join(WORK, "rt-cache") };
   const rows = [
-    { name: "rt hello.ts", cmd: NODE, args: [RT, "hello.ts"], env: rtEnv, times: [] },
-    { name: "rt --inspect hello.ts", cmd: NODE, args: [RT, "--inspect", "hello.ts"], env: rtEnv, times: [] },
-    { name: "node hello.js", cmd: NODE, args: ["hello.js"], env: ENV, times: [] },
-    { name: "node --inspect=127.0.0.1:0 hello.js", cmd: NODE, args: ["--inspect=127.0.0.1:0", "hello.js"], env: ENV, times: [] },
+    { name: "rt hello.ts", cmd: NODE, args: [RT, "hello.ts"], env: rtEnv, cwd: FIX },
+    { name: "rt --inspect hello.ts", cmd: NODE, args: [RT, "--inspect", "hello.ts"], env: rtEnv, cwd: FIX },
+    { name: "node hello.js", cmd: NODE, args: ["hello.js"], env: ENV, cwd: FIX },
+    { name: "node --inspect=127.0.0.1:0 hello.js", cmd: NODE, args: ["--inspect=127.0.0.1:0", "hello.js"], env: ENV, cwd: FIX },
   ];
-  for (const row of rows) timeOnce(row); // warm caches
-  for (let round = 0; round < RUNS; round++) for (const row of shuffle([...rows])) row.times.push(timeOnce(row));
+  measure(rows, RUNS);
   const added = (a, b) => median(a.times.map((t, i) => t - b.times[i]));
 
   const rt = await startIdle(NODE, [RT, "--inspect", "idle.js"]);

@@ -29,7 +29,7 @@ export interface InspectorHandle {
 /** Starts the server thread now, so it boots while rt loads the program. */
 export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);
-  const entryUrl = entry.startsWith("/") || path.isAbsolute(entry) ? pathToFileURL(entry).href : entry;
+  const entryUrl = pathToFileURL(entry).href;
   const workerData: InspectorWorkerData = {
     host: address.host,
     port: address.port,
