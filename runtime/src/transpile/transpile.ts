@@ -20,16 +20,18 @@ export interface TranspileRequest {
   readonly loader: ScriptLoader;
   /** Extra defines for this file only (e.g. `import.meta.main` for the entry). */
   readonly define?: Readonly<Record<string, string>>;
+  /** The file's macro calls: `key` (the macro modules) joins the cache key, `expand` runs them on a miss. */
+  readonly macros?: { readonly key: string; expand(): string };
 }
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
-  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
+  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {}), request.macros?.key ?? ""];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
-  const code = runEsbuild(request, settings.esbuild);
+  const code = runEsbuild(request.macros ? { ...request, source: Buffer.from(request.macros.expand()) } : request, settings.esbuild);
   const entry: CachedModule = { format: syntaxFormat(code), code };
   cache?.set(key, entry);
   return entry;

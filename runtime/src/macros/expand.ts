@@ -1,0 +1,138 @@
+// Macro expansion, shared by the runtime's transpiler and `rt build`: find the macro imports of a
+// file, check them (--no-macros, node_modules), run the calls in the macro runner process and put
+// each result where its call was. The import statements go: macro modules never reach the output.
+// Lines are kept (removed text leaves its newlines), so source maps still point at the right lines.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { FLAGS } from "../cli/flags.js";
+import type { FlagValues } from "../cli/parse.js";
+import { ProgramError } from "../errors.js";
+import { readPackageJson } from "../loader/resolve.js";
+import { hashBytes } from "../transpile/hash.js";
+import type { MacroRequest, MacroResponse } from "./protocol.js";
+import { errorAt, scanMacros, type MacroPlan } from "./scan.js";
+
+export interface MacroContext {
+  /** False under --no-macros. */
+  readonly allowed: boolean;
+  /** The caller's flags; the runner gets the transpilation and resolution ones. */
+  readonly values: FlagValues;
+  readonly cacheRoot: string | undefined;
+}
+
+export interface PreparedMacros {
+  readonly plan: MacroPlan;
+  /** Absolute paths of the macro modules, by import. */
+  readonly modules: readonly string[];
+  /** The macro modules' paths and contents: part of the transpiler cache key. */
+  readonly key: string;
+}
+
+/**
+ * The checked macro imports of `text` (undefined without any). `resolve` finds a module the
+ * way the caller resolves imports (rt's resolver, or esbuild's).
+ */
+export function prepareMacros(file: string, text: string, jsx: boolean, context: MacroContext, resolve: (specifier: string) => string | undefined): PreparedMacros | undefined {
+  const plan = scanMacros(file, text, jsx);
+  if (!plan) return undefined;
+  const first = plan.imports[0]!;
+  if (!context.allowed) {
+    throw errorAt(file, text, first.start, `macro import of "${first.specifier}" refused: --no-macros forbids running code at build time (remove the flag, or import without { type: "macro" })`, "ERR_MACRO_REFUSED");
+  }
+  if (inNodeModules(file)) throw errorAt(file, text, first.start, "macros do not run from packages in node_modules: a dependency may not run code at build time", "ERR_MACRO_REFUSED");
+  const modules = plan.imports.map((entry) => {
+    const module = resolve(entry.specifier);
+    if (!module) throw errorAt(file, text, entry.start, `cannot find macro module "${entry.specifier}"`, "ERR_MODULE_NOT_FOUND");
+    if (inNodeModules(module) && packageNameOf(module) !== packageNameOf(path.join(process.cwd(), "[project]"))) {
+      throw errorAt(file, text, entry.start, `macro module "${entry.specifier}" is in a package in node_modules: macros from packages are refused (they would run a dependency's code at build time); only the project's own package may provide macros`, "ERR_MACRO_REFUSED");
+    }
+    return module;
+  });
+  const key = modules.map((module) => `${module}\0${hashBytes(readFileSync(module), "")}`).join("\0");
+  return { plan, modules, key };
+}
+
+/** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */
+export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext): string {
+  const request = macroRequest(prepared, context);
+  const child = spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8" });
+  return applyResults(prepared, parseResponse(child.output?.[3] ?? "", child.status, child.error));
+}
+
+/** The same without blocking, for the bundler (several files expand at once). */
+export function expandMacros(prepared: PreparedMacros, context: MacroContext): Promise<string> {
+  const request = macroRequest(prepared, context);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"] });
+    let answer = "";
+    (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+    child.on("error", reject);
+    child.on("close", (status) => {
+      try {
+        resolve(applyResults(prepared, parseResponse(answer, status)));
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
+    child.stdin!.end(JSON.stringify(request));
+  });
+}
+
+const RUNNER = path.join(__dirname, "macro-runner.cjs");
+
+/** Flags the runner needs to load macro modules as the caller loads its files. */
+const RUNNER_GROUPS = new Set(["transpilation", "resolution"]);
+
+function macroRequest({ plan, modules }: PreparedMacros, context: MacroContext): MacroRequest {
+  const values: FlagValues = {};
+  for (const flag of FLAGS) if (RUNNER_GROUPS.has(flag.group) && context.values[flag.name] !== undefined) values[flag.name] = context.values[flag.name];
+  const calls = plan.calls.map((call) => ({ module: modules[call.module]!, exportName: call.exportName, args: call.args }));
+  return { cwd: process.cwd(), cacheRoot: context.cacheRoot, values, calls };
+}
+
+function parseResponse(answer: string, status: number | null, error?: Error): MacroResponse {
+  try {
+    return JSON.parse(answer) as MacroResponse;
+  } catch {
+    throw new ProgramError(`the macro runner failed (${error ? error.message : `exit code ${status}`}); its messages are above`, "ERR_MACRO_RUNNER");
+  }
+}
+
+function applyResults({ plan }: PreparedMacros, { results }: MacroResponse): string {
+  const { file, text } = plan;
+  const edits: { start: number; end: number; code: string }[] = plan.imports.map(({ start, end }) => ({ start, end, code: "" }));
+  plan.calls.forEach((call, i) => {
+    const result = results[i]!;
+    if ("error" in result) throw errorAt(file, text, call.start, result.error, "ERR_MACRO");
+    // In parentheses: an object result at the start of a statement is not a block.
+    edits.push({ start: call.start, end: call.end, code: result.code.startsWith("{") ? `(${result.code})` : result.code });
+  });
+  edits.sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = 0;
+  for (const edit of edits) {
+    out += text.slice(at, edit.start) + edit.code + "\n".repeat(countNewlines(text.slice(edit.start, edit.end)));
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function inNodeModules(file: string): boolean {
+  return file.split(path.sep).includes("node_modules");
+}
+
+/** The `name` of the package.json nearest to `file`. */
+function packageNameOf(file: string): string | undefined {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = readPackageJson(path.join(dir, "package.json"));
+    if (manifest) return typeof manifest.name === "string" ? manifest.name : undefined;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
