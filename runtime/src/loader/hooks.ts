@@ -8,8 +8,8 @@ import { ProgramError } from "../errors.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
 import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
-import { expandMacrosSync, prepareMacros, type MacroContext } from "../macros/expand.js";
-import { mayImportMacros } from "../macros/scan.js";
+import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
+import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
@@ -185,9 +185,11 @@ export class ModuleLoader {
   /** The macro calls of a file that imports macros (a cheap text check first: most files don't). */
   private macroStep(file: string, source: Buffer, loader: ScriptLoader): TranspileRequest["macros"] {
     if (!mayImportMacros(source)) return undefined;
+    const plan = scanMacros(file, source.toString("utf8"), loader === "tsx" || loader === "jsx");
+    if (!plan) return undefined;
     const context = this.settings.macros;
-    const prepared = prepareMacros(file, source.toString("utf8"), loader === "tsx" || loader === "jsx", context, (specifier) => this.resolveMacro(specifier, file));
-    return prepared && { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
+    const prepared = checkMacros(plan, context, plan.imports.map((entry) => this.resolveMacro(entry.specifier, file)));
+    return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
   }
 
   /** A macro module as an import from `importer` would resolve (paths, tsconfig paths, packages). */

@@ -11,7 +11,7 @@ import { ProgramError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { hashBytes } from "../transpile/hash.js";
 import type { MacroRequest, MacroResponse } from "./protocol.js";
-import { errorAt, scanMacros, type MacroPlan } from "./scan.js";
+import { errorAt, type MacroPlan } from "./scan.js";
 
 export interface MacroContext {
   /** False under --no-macros. */
@@ -30,27 +30,26 @@ export interface PreparedMacros {
 }
 
 /**
- * The checked macro imports of `text` (undefined without any). `resolve` finds a module the
- * way the caller resolves imports (rt's resolver, or esbuild's).
+ * The checked macro imports of a scanned file: `modules` are the macro modules as the caller's
+ * resolver found them (rt's, or esbuild's), one per import, undefined where none was found.
  */
-export function prepareMacros(file: string, text: string, jsx: boolean, context: MacroContext, resolve: (specifier: string) => string | undefined): PreparedMacros | undefined {
-  const plan = scanMacros(file, text, jsx);
-  if (!plan) return undefined;
+export function checkMacros(plan: MacroPlan, context: MacroContext, modules: readonly (string | undefined)[]): PreparedMacros {
+  const { file, text } = plan;
   const first = plan.imports[0]!;
   if (!context.allowed) {
     throw errorAt(file, text, first.start, `macro import of "${first.specifier}" refused: --no-macros forbids running code at build time (remove the flag, or import without { type: "macro" })`, "ERR_MACRO_REFUSED");
   }
   if (inNodeModules(file)) throw errorAt(file, text, first.start, "macros do not run from packages in node_modules: a dependency may not run code at build time", "ERR_MACRO_REFUSED");
-  const modules = plan.imports.map((entry) => {
-    const module = resolve(entry.specifier);
+  const checked = plan.imports.map((entry, i) => {
+    const module = modules[i];
     if (!module) throw errorAt(file, text, entry.start, `cannot find macro module "${entry.specifier}"`, "ERR_MODULE_NOT_FOUND");
     if (inNodeModules(module) && packageNameOf(module) !== packageNameOf(path.join(process.cwd(), "[project]"))) {
       throw errorAt(file, text, entry.start, `macro module "${entry.specifier}" is in a package in node_modules: macros from packages are refused (they would run a dependency's code at build time); only the project's own package may provide macros`, "ERR_MACRO_REFUSED");
     }
     return module;
   });
-  const key = modules.map((module) => `${module}\0${hashBytes(readFileSync(module), "")}`).join("\0");
-  return { plan, modules, key };
+  const key = checked.map((module) => `${module}\0${hashBytes(readFileSync(module), "")}`).join("\0");
+  return { plan, modules: checked, key };
 }
 
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */

@@ -179,12 +179,24 @@ function unquote(literal: string): string {
   return /^["']/.test(literal) ? (JSON.parse(literal.startsWith("'") ? `"${literal.slice(1, -1).replace(/"/g, '\\"')}"` : literal) as string) : literal;
 }
 
-/** `file:line:col: error: ...` with the source line and a caret, for a position in `text`. */
-export function errorAt(file: string, text: string, offset: number, message: string, code: string): ProgramError {
+/** A macro problem at a place in a file: printed as a code frame, or handed to esbuild as a positioned message. */
+export class MacroError extends ProgramError {
+  constructor(
+    readonly text: string,
+    readonly location: { readonly file: string; readonly line: number; readonly column: number; readonly lineText: string },
+    code: string,
+  ) {
+    const display = codeFrame(`${displayPath(location.file)}:${location.line}:${location.column + 1}`, `error: ${text}`, location.lineText, location.column + 1);
+    super(display.split("\n")[0]!, code, display);
+  }
+}
+
+/** The error for a position in `text` (a character offset). */
+export function errorAt(file: string, text: string, offset: number, message: string, code: string): MacroError {
   const { line, column } = lineColumn(text, offset);
   const lineText = text.split(/\r?\n/)[line - 1] ?? "";
-  const display = codeFrame(`${displayPath(file)}:${line}:${column}`, `error: ${message}`, lineText, column);
-  return new ProgramError(display.split("\n")[0]!, code, display);
+  // 0-based column, as esbuild's locations count.
+  return new MacroError(message, { file, line, column: column - 1, lineText }, code);
 }
 
 function notACall(file: string, text: string, offset: number, name: string): ProgramError {

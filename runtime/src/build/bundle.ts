@@ -1,0 +1,32 @@
+// `rt build`: one esbuild build (or a watching context) with rt's plugins. esbuild prints its
+// own positioned messages and the list of output files; a failed build exits 1.
+import type { BuildFailure } from "esbuild";
+import type { FlagValues } from "../cli/parse.js";
+import { ProgramError } from "../errors.js";
+import { loadTsconfig } from "../transpile/tsconfig.js";
+import { bundlePlan } from "./options.js";
+import { macroPlugin, tomlPlugin } from "./plugins.js";
+
+export async function bundle(entries: readonly string[], values: FlagValues, cacheRoot: string | undefined): Promise<void> {
+  const tsconfig = loadTsconfig(process.cwd(), values["tsconfig-override"] as string | undefined);
+  const plan = bundlePlan(entries, values, tsconfig);
+  const plugins = [macroPlugin(plan.transpile, { allowed: plan.transpile.macros, values, cacheRoot })];
+  if (plan.tomlExtensions.length > 0) plugins.push(tomlPlugin(plan.tomlExtensions));
+  const options = { ...plan.esbuild, plugins };
+  // Loaded only by rt build: running a program never needs the bundler.
+  const esbuild = require("esbuild") as typeof import("esbuild");
+  if (values.watch === true) {
+    // Rebuilds on every change of a file the bundle (or a macro) read; failures are printed and watching goes on.
+    const context = await esbuild.context(options);
+    await context.watch();
+    return;
+  }
+  try {
+    await esbuild.build(options);
+  } catch (error) {
+    const failure = error as Partial<BuildFailure>;
+    if (!Array.isArray(failure.errors)) throw error;
+    // esbuild has printed each error with its file, line and column, and the count.
+    throw new ProgramError(`build failed with ${failure.errors.length} errors`, "ERR_BUILD", "");
+  }
+}
