@@ -1,6 +1,6 @@
 // esbuild plugins of `rt build`: macros (expanded as the runtime expands them) and TOML files
 // (imported as rt imports them: the parsed value).
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Loader, Plugin } from "esbuild";
 import { parseToml } from "../data-files.js";
@@ -22,7 +22,7 @@ export function macroPlugin(transpile: TranspileSettings, context: MacroContext)
     name: "rt-macros",
     setup(build) {
       build.onLoad({ filter, namespace: "file" }, async ({ path: file }) => {
-        const text = await readFile(file, "utf8");
+        const text = readFileSync(file, "utf8");
         if (!mayImportMacros(text)) return undefined;
         const loader = transpile.loaders[path.extname(file)] as Loader;
         const resolveDir = path.dirname(file);
@@ -60,7 +60,7 @@ export function tomlPlugin(extensions: readonly string[]): Plugin {
     setup(build) {
       build.onLoad({ filter, namespace: "file" }, async ({ path: file }) => {
         try {
-          const value = parseToml(file, await readFile(file, "utf8"), "ERR_TOML");
+          const value = parseToml(file, readFileSync(file, "utf8"), "ERR_TOML");
           return { contents: JSON.stringify(value), loader: "json" };
         } catch (error) {
           return failure(error);

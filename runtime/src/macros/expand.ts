@@ -2,7 +2,6 @@
 // file, check them (--no-macros, node_modules), run the calls in the macro runner process and put
 // each result where its call was. The import statements go: macro modules never reach the output.
 // Lines are kept (removed text leaves its newlines), so source maps still point at the right lines.
-import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { FLAGS } from "../cli/flags.js";
@@ -55,7 +54,7 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */
 export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext): string {
   const request = macroRequest(prepared, context);
-  const child = spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8" });
+  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8" });
   return applyResults(prepared, parseResponse(child.output?.[3] ?? "", child.status, child.error));
 }
 
@@ -63,7 +62,7 @@ export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext
 export function expandMacros(prepared: PreparedMacros, context: MacroContext): Promise<string> {
   const request = macroRequest(prepared, context);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"] });
+    const child = childProcess().spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"] });
     let answer = "";
     (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
     child.on("error", reject);
@@ -79,6 +78,11 @@ export function expandMacros(prepared: PreparedMacros, context: MacroContext): P
 }
 
 const RUNNER = path.join(__dirname, "macro-runner.cjs");
+
+// Required when a macro runs: the CLI bundle loads its imports at every start (~4 ms for this one).
+function childProcess(): typeof import("node:child_process") {
+  return require("node:child_process") as typeof import("node:child_process");
+}
 
 /** Flags the runner needs to load macro modules as the caller loads its files. */
 const RUNNER_GROUPS = new Set(["transpilation", "resolution"]);
