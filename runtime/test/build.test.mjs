@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { FIXTURES, rt, rtLive, tempDir } from "./rt.mjs";
+import { FIXTURES, REPO, rt, rtLive, tempDir } from "./rt.mjs";
 
 /** A fresh copy of a fixture project (builds write into it). */
 function project(t, name) {
@@ -133,6 +133,7 @@ describe("macros", () => {
     assert.deepEqual({ code: run.code, stdout: run.stdout, stderr: run.stderr }, { code: 0, stdout: expected, stderr: "" });
     const failed = rt(["src/app.ts", "fail"], { cwd: dir });
     assert.match(failed.stderr, new RegExp(`at .*${escape(path.join(dir, "src/app.ts"))}:6:`));
+    assert.match(failed.stderr, /^3 \| const built: string = stamp\("v1"\);$/m, "the preview shows the file as written");
   });
 
   test("bundle path: the results are inlined and the macro module never reaches the output", (t) => {
@@ -192,6 +193,30 @@ describe("macros", () => {
     writeFileSync(path.join(dir, "macros.ts"), readFileSync(path.join(dir, "macros.ts"), "utf8").replace('"first"', '"second"'));
     assert.equal(rt(["app.ts"], { cwd: dir, env }).stdout, "second\n");
     assert.equal(runs(), 2);
+  });
+
+  test("a warm run of a file that only mentions macros spawns nothing and loads neither esbuild nor child_process", (t) => {
+    const dir = tempDir(t);
+    writeFileSync(path.join(dir, "plain.ts"), '// no macro imports here, only the word "macro"\nconst macro: string = "macro";\nconsole.log(macro);\n');
+    const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
+    const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
+    assert.equal(rt(["plain.ts"], { cwd: dir, env }).stdout, "macro\n");
+    const warm = rt(["plain.ts"], { cwd: dir, env: { ...env, NODE_OPTIONS: `--require ${probe}` } });
+    assert.equal(warm.stdout, "macro\n");
+    assert.match(warm.stderr, /^probe: hooks=true esbuild=false child_process=false$/m);
+  });
+
+  test("a macro module that fails to compile, or imports itself as a macro, is reported as such", (t) => {
+    const dir = tempDir(t);
+    writeFileSync(path.join(dir, "broken.ts"), "export function broken(: number {}\n");
+    writeFileSync(path.join(dir, "app.ts"), 'import { broken } from "./broken.ts" with { type: "macro" };\nconsole.log(broken());\n');
+    writeFileSync(path.join(dir, "self.ts"), 'import { loop } from "./self.ts" with { type: "macro" };\nexport function loop() {\n  return 1;\n}\nconsole.log(loop());\n');
+    const broken = rt(["app.ts"], { cwd: dir });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /^broken\.ts:1:24: error: Expected identifier but found ":"\n/);
+    const self = rt(["self.ts"], { cwd: dir });
+    assert.equal(self.code, 1);
+    assert.match(self.stderr, /^self\.ts:1:1: error: macros nest 8 levels deep/);
   });
 
   test("macros from packages in node_modules are refused, unless the package is the project itself", (t) => {

@@ -15,7 +15,7 @@ export interface OriginalPosition {
   readonly column: number;
 }
 
-const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
+export const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
 const MAP_COMMENT = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
 
 interface MappedFile {

@@ -35,6 +35,9 @@ export interface PreparedMacros {
 export function checkMacros(plan: MacroPlan, context: MacroContext, modules: readonly (string | undefined)[]): PreparedMacros {
   const { file, text } = plan;
   const first = plan.imports[0]!;
+  if (macroDepth() >= MAX_DEPTH) {
+    throw errorAt(file, text, first.start, `macros nest ${MAX_DEPTH} levels deep (a macro module imports macros, which import macros...): does a macro module import itself with { type: "macro" }?`, "ERR_MACRO_DEPTH");
+  }
   if (!context.allowed) {
     throw errorAt(file, text, first.start, `macro import of "${first.specifier}" refused: --no-macros forbids running code at build time (remove the flag, or import without { type: "macro" })`, "ERR_MACRO_REFUSED");
   }
@@ -54,7 +57,7 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */
 export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext): string {
   const request = macroRequest(prepared, context);
-  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8" });
+  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8", env: runnerEnv() });
   return applyResults(prepared, parseResponse(child.output?.[3] ?? "", child.status, child.error));
 }
 
@@ -62,7 +65,7 @@ export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext
 export function expandMacros(prepared: PreparedMacros, context: MacroContext): Promise<string> {
   const request = macroRequest(prepared, context);
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"] });
+    const child = childProcess().spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"], env: runnerEnv() });
     let answer = "";
     (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
     child.on("error", reject);
@@ -78,6 +81,12 @@ export function expandMacros(prepared: PreparedMacros, context: MacroContext): P
 }
 
 const RUNNER = path.join(__dirname, "macro-runner.cjs");
+
+// A macro module may itself use macros (its runner starts another); this bounds a cycle.
+const DEPTH_ENV = "RT_MACRO_DEPTH";
+const MAX_DEPTH = 8;
+const macroDepth = (): number => Number(process.env[DEPTH_ENV]) || 0;
+const runnerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, [DEPTH_ENV]: String(macroDepth() + 1) });
 
 // Required when a macro runs: the CLI bundle loads its imports at every start (~4 ms for this one).
 function childProcess(): typeof import("node:child_process") {
@@ -107,6 +116,7 @@ function applyResults({ plan }: PreparedMacros, { results }: MacroResponse): str
   const edits: { start: number; end: number; code: string }[] = plan.imports.map(({ start, end }) => ({ start, end, code: "" }));
   plan.calls.forEach((call, i) => {
     const result = results[i]!;
+    if ("failed" in result) throw new ProgramError(result.failed.split("\n")[0]!, "ERR_MACRO", result.failed);
     if ("error" in result) throw errorAt(file, text, call.start, result.error, "ERR_MACRO");
     // In parentheses: an object result at the start of a statement is not a block.
     edits.push({ start: call.start, end: call.end, code: result.code.startsWith("{") ? `(${result.code})` : result.code });

@@ -10,8 +10,11 @@ export interface MacroRequest {
   readonly calls: readonly { readonly module: string; readonly exportName: string; readonly args: string }[];
 }
 
-/** Per call: the result as JavaScript source (JSON, or `undefined`), or why there is none. */
-export type MacroResult = { readonly code: string } | { readonly error: string };
+/**
+ * Per call: the result as JavaScript source (JSON, or `undefined`), or why there is none: `error`
+ * about the call, or `failed`, rt's own report of a file that could not load (shown as it is).
+ */
+export type MacroResult = { readonly code: string } | { readonly error: string } | { readonly failed: string };
 
 export interface MacroResponse {
   readonly results: readonly MacroResult[];

@@ -5,6 +5,7 @@
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { prepareRuntime } from "../cli/prepare.js";
+import { ProgramError } from "../errors.js";
 import { displayPath } from "../text.js";
 import type { MacroRequest, MacroResult } from "./protocol.js";
 
@@ -43,6 +44,8 @@ async function callMacro(call: MacroRequest["calls"][number], module: Promise<Re
     if (problem) return { error: `macro ${name} returned ${problem}, which is not JSON-serialisable: return null, booleans, numbers, strings, arrays and plain objects` };
     return { code: value === undefined ? "undefined" : JSON.stringify(value) };
   } catch (error) {
+    // A macro module (or a file it imports) that does not compile, or uses macros that fail.
+    if (error instanceof ProgramError) return { failed: error.display };
     return { error: `macro ${name} threw ${describeError(error)}${throwSite(error, call.module)}` };
   }
 }
