@@ -61,6 +61,7 @@ function main() {
     { id: "esbuild", name: "esbuild CLI", cmd: esbuildBin, args: ["src/index.ts", "--bundle", "--outdir=out-esbuild", "--platform=node", "--format=esm", `--target=${nodeTarget}`, "--sourcemap=linked", "--log-level=warning"], out: "out-esbuild/index.js" },
     { id: "rt", name: "rt build", cmd: NODE, args: [RT, "build", "src/index.ts", "--outdir", "out-rt", "--target", "node"], out: "out-rt/index.js" },
     { id: "api", name: "node + esbuild API", cmd: NODE, args: ["-e", apiScript], out: "out-api/index.js" },
+    { id: "node", name: "node -e 0 (Node's boot alone)", cmd: NODE, args: ["-e", "0"], out: "out-esbuild/index.js" },
     ...(peers.bun ? [{ id: "bun", name: `bun build (${peers.bun.version})`, cmd: peers.bun.cmd, args: ["build", "src/index.ts", "--outdir", "out-bun", "--target", "node", "--sourcemap=linked"], out: "out-bun/index.js" }] : []),
   ].map((row) => ({ ...row, cwd: PROJECT, env: ENV }));
 
@@ -84,6 +85,7 @@ function main() {
   printTargets([["`rt build` vs esbuild's CLI", by.rt, by.esbuild, 1.2]]);
   console.log(`\nFor information:`);
   if (by.api) console.log(`- rt build / (node + esbuild API): ${pairwise(by.rt, by.api).toFixed(2)}× (what rt adds to a Node-hosted esbuild)`);
+  if (by.node) console.log(`- Node's boot alone / esbuild CLI: ${pairwise(by.node, by.esbuild).toFixed(2)}× (the floor of any bundler started through Node)`);
   if (by.bun) console.log(`- rt build / bun build: ${pairwise(by.rt, by.bun).toFixed(2)}×`);
 }
 
