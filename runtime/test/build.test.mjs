@@ -3,7 +3,7 @@
 // runtime path and the bundle path; the bad inputs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { FIXTURES, REPO, rt, rtLive, tempDir } from "./rt.mjs";
@@ -63,6 +63,27 @@ describe("bundles that run with rt and node, with stacks in the original sources
     runsWithBoth(dir, "out/cli.js", "esm has 2 lines prod\n");
     build(dir, ["src/cli.ts", "--outfile", "quiet/cli.js", "--drop=console"]);
     runsWithBoth(dir, "quiet/cli.js", "");
+  });
+
+  test("--tsconfig-override (paths), --loader, --conditions and TOML imports bundle as rt runs them", (t) => {
+    const dir = project(t, "options");
+    const flags = ["--tsconfig-override", "config/tsconfig.build.json", "--loader", ".data:text", "--conditions", "special"];
+    const expected = "hi options from toml 3 plain text asset special\n";
+    assert.equal(rt([...flags, "src/main.ts"], { cwd: dir }).stdout, expected);
+    build(dir, ["src/main.ts", "--outdir", "dist", ...flags]);
+    runsWithBoth(dir, "dist/main.js", expected);
+  });
+
+  test("--splitting shares chunks between entries; --sourcemap=external writes a map without a link", (t) => {
+    const dir = project(t, "esm");
+    writeFileSync(path.join(dir, "src/other.ts"), 'import { describe } from "./util.ts";\nconsole.log(describe({ name: "other", lines: 1 }));\n');
+    build(dir, ["src/cli.ts", "src/other.ts", "--outdir", "dist", "--splitting", "--sourcemap=external"]);
+    const files = readdirSync(path.join(dir, "dist")).sort();
+    assert.ok(files.some((file) => /^chunk-.*\.js$/.test(file)), files.join(" "));
+    assert.doesNotMatch(readFileSync(path.join(dir, "dist/cli.js"), "utf8"), /sourceMappingURL/);
+    assert.ok(files.includes("cli.js.map"));
+    runsWithBoth(dir, "dist/other.js", "other has 1 lines\n");
+    runsWithBoth(dir, "dist/cli.js", "esm has 2 lines dev\n");
   });
 
   test("CommonJS: --format cjs with JSON imports; inline maps of a minified bundle map too", (t) => {
