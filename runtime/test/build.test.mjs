@@ -57,6 +57,18 @@ describe("bundles that run with rt and node, with stacks in the original sources
     throwsAtOriginal(dir, "dist/cli.js", "src/util.ts", 11, 9);
   });
 
+  test("a build that needs no plugin runs esbuild's executable; macros and TOML bring in its API with rt's plugins", (t) => {
+    const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
+    const probed = (dir, args) => {
+      const result = rt(["build", ...args], { cwd: dir, env: { NODE_OPTIONS: `--require ${probe}` } });
+      assert.equal(result.code, 0, result.stderr);
+      return /probe: .*esbuild=(\w+)/.exec(result.stderr)[1];
+    };
+    assert.equal(probed(project(t, "esm"), ["src/cli.ts", "--outdir", "dist", "--minify", "--define", 'process.env.MODE:"x"']), "false");
+    assert.equal(probed(project(t, "macro"), ["src/app.ts", "--outdir", "dist"]), "true");
+    assert.equal(probed(project(t, "options"), ["src/main.ts", "--outdir", "dist", "--tsconfig-override", "config/tsconfig.build.json", "--loader", ".data:text"]), "true");
+  });
+
   test("the runtime's transpile flags apply to bundles: --define and --drop", (t) => {
     const dir = project(t, "esm");
     build(dir, ["src/cli.ts", "--outfile", "out/cli.js", "--define", 'process.env.MODE:"prod"']);

@@ -4,6 +4,7 @@ import type { BuildFailure } from "esbuild";
 import type { FlagValues } from "../cli/parse.js";
 import { ProgramError } from "../errors.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
+import { buildDirectly } from "./direct.js";
 import { bundlePlan } from "./options.js";
 import { macroPlugin, tomlPlugin } from "./plugins.js";
 
@@ -12,6 +13,14 @@ export async function bundle(entries: readonly string[], values: FlagValues, cac
   const plan = bundlePlan(entries, values, tsconfig);
   const plugins = [macroPlugin(plan.transpile, { allowed: plan.transpile.macros, values, cacheRoot })];
   if (plan.tomlExtensions.length > 0) plugins.push(tomlPlugin(plan.tomlExtensions));
+  // Whether rt's plugins are needed, esbuild itself tells (see direct.ts).
+  if (values.watch !== true) {
+    const direct = buildDirectly(plan.esbuild, plan.tomlExtensions);
+    if (direct.done) {
+      if (!direct.ok) throw new ProgramError("build failed", "ERR_BUILD", "");
+      return;
+    }
+  }
   const options = { ...plan.esbuild, plugins };
   // Loaded only by rt build: running a program never needs the bundler.
   const esbuild = require("esbuild") as typeof import("esbuild");
