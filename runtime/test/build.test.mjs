@@ -239,6 +239,17 @@ describe("macros", () => {
     assert.match(warm.stderr, /^probe: hooks=true esbuild=false child_process=false$/m);
   });
 
+  test("a macro import in plain JavaScript that Node loads itself is an error, not a run-time import", (t) => {
+    const dir = project(t, "macro");
+    writeFileSync(path.join(dir, "plain.mjs"), 'import { stamp } from "./src/macros.ts" with { type: "macro" };\nconsole.log(stamp("x"));\n');
+    const run = rt(["plain.mjs"], { cwd: dir });
+    assert.deepEqual({ code: run.code, stdout: run.stdout }, { code: 1, stdout: "" });
+    assert.match(run.stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" in a file that Node loads as it is: rt expands macros in the files it transpiles/);
+    assert.match(rt(["--no-macros", "plain.mjs"], { cwd: dir }).stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" refused: --no-macros/);
+    // The bundler transpiles every file: there the same import is expanded.
+    assert.match(build(dir, ["plain.mjs"]).stdout, /console\.log\("x@macro"\)/);
+  });
+
   test("a macro module that fails to compile, or imports itself as a macro, is reported as such", (t) => {
     const dir = tempDir(t);
     writeFileSync(path.join(dir, "broken.ts"), "export function broken(: number {}\n");

@@ -5,6 +5,7 @@ import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHo
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
+import { displayPath } from "../text.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
 import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
@@ -98,6 +99,9 @@ export class ModuleLoader {
   }
 
   private resolveModule(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
+    // Transpiled files have had their macro imports expanded and removed; any left is in code rt
+    // does not transpile (plain JavaScript, a dynamic import()), where it would run at run time.
+    if (context.importAttributes?.type === "macro") throw macroNotExpanded(specifier, context.parentURL, this.settings.macros.allowed);
     const entry = this.entrySpecifiers.get(specifier);
     if (entry) return { url: entry, shortCircuit: true };
     const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
@@ -256,6 +260,15 @@ function splitSuffix(specifier: string): [string, string] {
   }
   const at = specifier.search(/[?#]/);
   return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+function macroNotExpanded(specifier: string, parentURL: string | undefined, allowed: boolean): ProgramError {
+  const parent = parentURL?.startsWith("file:") ? displayPath(fileURLToPath(parentURL)) : "[eval]";
+  if (!allowed) return new ProgramError(`${parent}: macro import of "${specifier}" refused: --no-macros forbids running code at build time`, "ERR_MACRO_REFUSED");
+  return new ProgramError(
+    `${parent}: macro import of "${specifier}" in a file that Node loads as it is: rt expands macros in the files it transpiles (.ts, .tsx, .jsx, or any file under --define/--drop), and in rt build; use one of those`,
+    "ERR_MACRO_USE",
+  );
 }
 
 function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
