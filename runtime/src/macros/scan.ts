@@ -157,11 +157,10 @@ function macroImportAt(tokens: readonly Significant[], i: number): ImportStateme
 function matchingParen(tokens: readonly Significant[], open: number): number {
   let depth = 0;
   for (let k = open; k < tokens.length; k++) {
-    const value = tokens[k]!.token.type === "Punctuator" ? tokens[k]!.token.value : "";
-    if (value === "(" || value === "[" || value === "{" || value === "${") depth++;
-    else if (value === ")" || value === "]" || value === "}") depth--;
-    if (tokens[k]!.token.type === "TemplateHead") depth++;
-    if (tokens[k]!.token.type === "TemplateTail") depth--;
+    const { type, value } = tokens[k]!.token;
+    // A template's `${` and `}` belong to its Head/Middle/Tail tokens, not to punctuators.
+    if (type === "TemplateHead" || (type === "Punctuator" && (value === "(" || value === "[" || value === "{"))) depth++;
+    else if (type === "TemplateTail" || (type === "Punctuator" && (value === ")" || value === "]" || value === "}"))) depth--;
     if (depth === 0) return k;
   }
   return -1;
