@@ -244,7 +244,7 @@ describe("macros", () => {
     writeFileSync(path.join(dir, "plain.mjs"), 'import { stamp } from "./src/macros.ts" with { type: "macro" };\nconsole.log(stamp("x"));\n');
     const run = rt(["plain.mjs"], { cwd: dir });
     assert.deepEqual({ code: run.code, stdout: run.stdout }, { code: 1, stdout: "" });
-    assert.match(run.stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" in a file that Node loads as it is: rt expands macros in the files it transpiles/);
+    assert.match(run.stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" that rt cannot expand: macros are expanded in the static imports of files rt transpiles/);
     assert.match(rt(["--no-macros", "plain.mjs"], { cwd: dir }).stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" refused: --no-macros/);
     // The bundler transpiles every file: there the same import is expanded.
     assert.match(build(dir, ["plain.mjs"]).stdout, /console\.log\("x@macro"\)/);

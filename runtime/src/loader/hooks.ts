@@ -266,7 +266,7 @@ function macroNotExpanded(specifier: string, parentURL: string | undefined, allo
   const parent = parentURL?.startsWith("file:") ? displayPath(fileURLToPath(parentURL)) : "[eval]";
   if (!allowed) return new ProgramError(`${parent}: macro import of "${specifier}" refused: --no-macros forbids running code at build time`, "ERR_MACRO_REFUSED");
   return new ProgramError(
-    `${parent}: macro import of "${specifier}" in a file that Node loads as it is: rt expands macros in the files it transpiles (.ts, .tsx, .jsx, or any file under --define/--drop), and in rt build; use one of those`,
+    `${parent}: macro import of "${specifier}" that rt cannot expand: macros are expanded in the static imports of files rt transpiles (.ts, .tsx, .jsx, any file under --define/--drop) and in rt build, not in plain JavaScript that Node loads as it is or in import()`,
     "ERR_MACRO_USE",
   );
 }
