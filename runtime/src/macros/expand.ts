@@ -57,7 +57,7 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */
 export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext): string {
   const request = macroRequest(prepared, context);
-  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8", env: runnerEnv() });
+  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8", env: runnerEnv(context.cacheRoot) });
   return applyResults(prepared, parseResponse(child.output?.[3] ?? "", child.status, child.error));
 }
 
@@ -65,7 +65,7 @@ export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext
 export function expandMacros(prepared: PreparedMacros, context: MacroContext): Promise<string> {
   const request = macroRequest(prepared, context);
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"], env: runnerEnv() });
+    const child = childProcess().spawn(process.execPath, [RUNNER], { stdio: ["pipe", 2, 2, "pipe"], env: runnerEnv(context.cacheRoot) });
     let answer = "";
     (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
     child.on("error", reject);
@@ -86,7 +86,12 @@ const RUNNER = path.join(__dirname, "macro-runner.cjs");
 const DEPTH_ENV = "RT_MACRO_DEPTH";
 const MAX_DEPTH = 8;
 const macroDepth = (): number => Number(process.env[DEPTH_ENV]) || 0;
-const runnerEnv = (): NodeJS.ProcessEnv => ({ ...process.env, [DEPTH_ENV]: String(macroDepth() + 1) });
+/** The runner's environment: one level deeper, and V8's code cache for its bundle (as the launcher enables it for rt's). */
+function runnerEnv(cacheRoot: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, [DEPTH_ENV]: String(macroDepth() + 1) };
+  if (cacheRoot && env.NODE_COMPILE_CACHE === undefined) env.NODE_COMPILE_CACHE = path.join(cacheRoot, "v8");
+  return env;
+}
 
 // Required when a macro runs: the CLI bundle loads its imports at every start (~4 ms for this one).
 function childProcess(): typeof import("node:child_process") {
