@@ -68,7 +68,8 @@ export function commandLine(options: BuildOptions): string[] | undefined {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || key === "write") continue;
     const flag = `--${kebab(key)}`;
-    if (key === "entryPoints" && Array.isArray(value) && value.every((entry) => typeof entry === "string")) {
+    // esbuild's command line reads `out=in` as a named entry: such a path is left to the API.
+    if (key === "entryPoints" && Array.isArray(value) && value.every((entry) => typeof entry === "string" && !entry.includes("="))) {
       // An entry starting with "-" would read as a flag; "./" keeps it a path.
       args.push(...value.map((entry: string) => (entry.startsWith("-") ? `./${entry}` : entry)));
     } else if (key === "tsconfigRaw" && typeof value === "object") args.push(`${flag}=${JSON.stringify(value)}`);
