@@ -61,6 +61,8 @@ await Promise.all([
       secrets: "src/secrets/index.ts",
       "secrets-store-thread": "src/secrets/store-thread.ts",
       "secrets-list": "src/secrets/list-process.ts",
+      // Macros run in a process of their own, started by the transpiler or rt build.
+      "macro-runner": "src/macros/runner.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),

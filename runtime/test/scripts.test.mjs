@@ -82,7 +82,7 @@ describe("resolution order", () => {
   });
 
   test("a built-in command of the same name wins; `rt run <name>` forces the script", () => {
-    mistake(rt(["build"], { cwd: plain }), 2, 'rt: "rt build" is not supported yet\n');
+    mistake(rt(["build"], { cwd: plain }), 2, "rt: rt build needs at least one entry file: rt build ./src/index.ts --outdir dist\n");
     same(rt(["run", "build"], { cwd: plain }), { stdout: "<build>\n", stderr: "$ printf '<%s>\\n' build\n" });
   });
 

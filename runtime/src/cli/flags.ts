@@ -13,6 +13,7 @@ export const FLAG_GROUPS = {
   transpilation: "Transpilation & language",
   networking: "Networking & security",
   config: "Global configuration",
+  build: "Bundler (rt build)",
 } as const;
 export type FlagGroup = keyof typeof FLAG_GROUPS;
 
@@ -27,7 +28,7 @@ export type FlagOwner =
   | "build"
   | "networking";
 
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets"]);
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "build"]);
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
@@ -58,6 +59,8 @@ export interface FlagSpec {
   readonly config?: "run" | false;
   /** A list of KEY:VALUE entries that rtfig.toml may also write as a table; `values` limits the VALUEs. */
   readonly keyed?: { readonly values?: readonly string[] };
+  /** The only command that takes this flag (`--outdir` is `rt build`'s). */
+  readonly command?: CommandName;
 }
 
 export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
@@ -141,6 +144,15 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "no-env-file", type: "boolean", group: "config", owner: "process", help: "Don't load .env, .env.$NODE_ENV and .env.local automatically" },
   { name: "cwd", type: "string", valueName: "<abs path>", group: "config", owner: "process", help: "Change the working directory before anything resolves", config: false },
   { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", owner: "process", help: "Config file (default: $cwd/rtfig.toml)", config: false },
+  // bundler (rt build); --watch rebuilds, and the transpilation & resolution flags apply as when running
+  { name: "outdir", type: "string", valueName: "<dir>", group: "build", owner: "build", command: "build", help: "Write the bundles (and their source maps) to <dir>", config: false },
+  { name: "outfile", type: "string", valueName: "<file>", group: "build", owner: "build", command: "build", help: "Write the one entry's bundle to <file>", config: false },
+  { name: "target", type: "string", values: ["node", "browser", "rt"], default: "node", group: "build", owner: "build", command: "build", help: "Where the bundle runs", config: false },
+  { name: "format", type: "string", values: ["esm", "cjs"], default: "esm", group: "build", owner: "build", command: "build", help: "Module format of the bundle", config: false },
+  { name: "minify", type: "boolean", group: "build", owner: "build", command: "build", help: "Minify whitespace, syntax and identifiers", config: false },
+  { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", owner: "build", command: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none", config: false },
+  { name: "external", type: "list", valueName: "<module>", group: "build", owner: "build", command: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)", config: false },
+  { name: "splitting", type: "boolean", group: "build", owner: "build", command: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)", config: false },
 ];
 
 /** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */

@@ -1,5 +1,6 @@
 // rt's command line: parse argv with the flag table, then hand over to one command module.
 import { ProgramError, UsageError } from "../errors.js";
+import { buildCommand } from "./commands/build.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
 import { runFile } from "./commands/run-file.js";
 import { isScriptCommand, runScripts, runTarget } from "./commands/run-script.js";
@@ -25,7 +26,8 @@ export function main(argv: readonly string[], cacheRoot: string | undefined): vo
     const parsed = parseArgs(argv);
     assertSupported(parsed);
     changeDirectory(parsed.values.cwd as string | undefined);
-    if (parsed.values.watch === true && !isWatchChild()) {
+    // rt build --watch rebuilds in place (esbuild watches); only programs run under the supervisor.
+    if (parsed.values.watch === true && parsed.command !== "build" && !isWatchChild()) {
       running = superviseWatch(argv, parsed.values);
     } else {
       const values = withConfig(parsed.values);
@@ -62,6 +64,7 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   const invocation: Invocation = { values, args, cacheRoot };
   if (values.help) return print(helpText());
   if (values.version) return print(`${RT_VERSION}\n`);
+  if (parsed.command === "build") return buildCommand(parsed, invocation);
   if (values.print !== undefined) return printCode(values.print as string, invocation);
   if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
   if (parsed.command === "secrets") {

@@ -22,6 +22,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const values: FlagValues = {};
   const given: string[] = [];
   let command: CommandName | undefined;
+  // `rt build` has no program to hand arguments to: flags may follow its entries.
+  const entries: string[] = [];
   let i = 0;
 
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
@@ -58,6 +60,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         command = arg as CommandName;
         continue;
       }
+      if (command === "build") {
+        entries.push(arg);
+        continue;
+      }
       break;
     }
     if (arg.startsWith("--")) {
@@ -85,7 +91,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
 
-  const positional = argv.slice(i);
+  const positional = [...entries, ...argv.slice(i)];
   const evaluates = values.eval !== undefined || values.print !== undefined;
   return {
     values,
@@ -101,6 +107,7 @@ export function assertSupported(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
     if (!READY_OWNERS.has(flag.owner)) throw new UsageError(`${display(flag)} is not supported yet`);
+    if (flag.command && parsed.command !== flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
   }
   if (parsed.command && !READY_OWNERS.has(COMMANDS[parsed.command].owner)) {
     throw new UsageError(`"rt ${parsed.command}" is not supported yet`);
@@ -129,7 +136,8 @@ function convert(flag: FlagSpec, raw: string | true, shown: string): FlagValue {
     }
     case "string":
     case "list": {
-      const value = raw === true ? "" : raw;
+      // An optional value left out means the default (`--sourcemap` is `--sourcemap=linked`).
+      const value = raw === true ? String(flag.default ?? "") : raw;
       if (flag.values && !flag.values.includes(value)) {
         throw new UsageError(`invalid value "${value}" for ${shown}${describeValues(flag)}`);
       }

@@ -10,12 +10,11 @@ import { startInspector, type InspectorMode } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
-import { transpileSettings } from "../transpile/options.js";
+import { resolutionSettings, transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { HotReloader } from "../watch/hot.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
-import { flagByName } from "./flags.js";
 import type { FlagValues } from "./parse.js";
 
 /** What a command runs with: the flag values, the program's arguments and rt's cache directory. */
@@ -40,22 +39,19 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
   const tsconfig = loadTsconfig(cwd, tsconfigOverride);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
-  const resolver = new FileResolver({
-    extensions: commaList((values["extension-order"] ?? flagByName("extension-order")!.default) as string)!,
-    mainFields: commaList(values["main-fields"] as string | undefined),
-    preserveSymlinks: values["preserve-symlinks"] === true,
-    tsconfigPaths: tsconfig.paths,
-  });
+  const resolution = resolutionSettings(values);
+  const resolver = new FileResolver({ ...resolution, tsconfigPaths: tsconfig.paths });
   const cache = TranspileCache.fromEnvironment(process.env, cacheRoot);
   const hot = values.hot === true ? new HotReloader(values["no-clear-screen"] === true) : undefined;
   const loader = new ModuleLoader({
     transpile,
     cache,
     resolver,
-    conditions: ((values.conditions as string[] | undefined) ?? []).flatMap((c) => c.split(",")).filter(Boolean),
+    conditions: resolution.conditions,
     apiFile: path.join(__dirname, "api.cjs"),
     addons: values["no-addons"] !== true,
     tracker: hot ?? watchReporter(),
+    macros: { allowed: transpile.macros, values, cacheRoot },
   });
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();
@@ -81,12 +77,4 @@ function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string
     if (typeof value === "string") return { mode, value };
   }
   return undefined;
-}
-
-function commaList(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
 }

@@ -1,7 +1,7 @@
 // Call sites that report original positions for transpiled files. V8 hands
 // Error.prepareStackTrace call sites with the positions of the code it runs (the transpiled
 // JavaScript); a program's own prepareStackTrace gets these instead.
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { originalPosition, type OriginalPosition } from "./source-maps.js";
 
 /** Paths of file: URLs seen in stacks: converting a URL is the costliest step of a frame. */
@@ -56,7 +56,7 @@ export function mapFrameText(text: string): string {
   const file = scriptPath(text.slice(start, lineAt));
   const position = originalPosition(file, Number(text.slice(lineAt + 1, columnAt)), Number(text.slice(columnAt + 1, end)));
   if (!position) return text;
-  return `${text.slice(0, start)}${file}:${position.line}:${position.column}${text.slice(end)}`;
+  return `${text.slice(0, start)}${position.file ?? file}:${position.line}:${position.column}${text.slice(end)}`;
 }
 
 // `eval at fn (file:L:C)`: where the eval was called, which V8 gives in generated positions.
@@ -65,7 +65,7 @@ const EVAL_ORIGIN = /\(((?:file:\/\/|\/)[^()]*?):(\d+):(\d+)\)/g;
 function mapEvalOrigin(whole: string, name: string, line: string, column: string): string {
   const file = scriptPath(name);
   const position = originalPosition(file, Number(line), Number(column));
-  return position ? `(${file}:${position.line}:${position.column})` : whole;
+  return position ? `(${position.file ?? file}:${position.line}:${position.column})` : whole;
 }
 
 /** A V8 call site whose line and column are the original ones. */
@@ -91,8 +91,12 @@ export class OriginalCallSite implements NodeJS.CallSite {
   getMethodName(): string | null {
     return this.site.getMethodName();
   }
+  /** A bundle's frames name the original file, in the form V8 gave (a file: URL for ES modules). */
   getFileName(): string | null {
-    return this.site.getFileName();
+    const name = this.site.getFileName();
+    const original = this.position?.file;
+    if (!original) return name;
+    return name?.startsWith("file:") ? pathToFileURL(original).href : original;
   }
   getLineNumber(): number | null {
     return this.position ? this.position.line : this.site.getLineNumber();

@@ -1,26 +1,35 @@
-// Original positions for transpiled files, decoded lazily: only when a stack trace asks.
-// Node's own source-map support parses every inline map eagerly at module load (about 12 ms
-// for a 5,000-line module), which would cost every run whether or not it ever throws.
+// Original positions for transpiled files and for JavaScript that links a source map (a bundle
+// from `rt build`), decoded lazily: only when a stack trace asks. Node's own source-map support
+// parses every map eagerly at module load (about 12 ms for a 5,000-line module), which would cost
+// every run whether or not it ever throws; here a plain .js file is not even read until one of
+// its frames is formatted.
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import type { TraceMap } from "@jridgewell/trace-mapping";
 
 export interface OriginalPosition {
+  /** The original file, when it is not the generated one (a bundle's sources). */
+  readonly file?: string;
   readonly line: number;
   /** 1-based, as in stack traces. */
   readonly column: number;
 }
 
-const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
+export const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
+const MAP_COMMENT = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
 
-interface TranspiledFile {
-  /** The code V8 runs; the string is the one V8 already keeps for the script. */
-  readonly code: string;
+interface MappedFile {
+  /** The code V8 runs when rt transpiled it (the string V8 already keeps); undefined: read the file. */
+  readonly code: string | undefined;
   /** Decoded on first use; null when the map is missing or corrupt. */
   map?: TraceMap | null;
   /** Mapped positions by `line * 2^20 + column`: a stack formatted often maps the same frames. */
   readonly positions: Map<number, OriginalPosition | null>;
 }
 
-const transpiled = new Map<string, TranspiledFile>();
+const transpiled = new Map<string, MappedFile>();
+/** JavaScript files rt did not transpile, seen in stacks: each is read once, on first use. */
+const plain = new Map<string, MappedFile>();
 
 /** Bumped when a file is transpiled again (a reload): cached mappings of its frames are stale. */
 export let remappings = 0;
@@ -30,23 +39,24 @@ export function registerTranspiled(file: string, code: string): void {
   transpiled.set(file, { code, positions: new Map() });
 }
 
-export function isTranspiled(file: string): boolean {
-  return transpiled.has(file);
-}
-
 /**
  * Maps a 1-based generated line and column of `file` to the original source, if rt transpiled
- * it; undefined when it did not or the map has no answer (the caller keeps the generated one).
+ * it or it links a source map; undefined when the map has no answer (the caller keeps the
+ * generated position).
  */
 export function originalPosition(file: string, line: number, column: number): OriginalPosition | undefined {
-  const entry = transpiled.get(file);
+  const entry = mappedFile(file);
   if (!entry) return undefined;
   const key = line * 0x100000 + column;
   let position = entry.positions.get(key);
   if (position === undefined) {
-    const map = traceMap(entry);
+    const map = traceMap(file, entry);
     const found = map ? traceMapping().originalPositionFor(map, { line, column: column - 1 }) : undefined;
-    position = found && found.line !== null && found.column !== null ? { line: found.line, column: found.column + 1 } : null;
+    position = null;
+    if (found && found.line !== null && found.column !== null) {
+      const source = entry.code === undefined && found.source ? path.resolve(found.source) : undefined;
+      position = { ...(source !== undefined && source !== file && { file: source }), line: found.line, column: found.column + 1 };
+    }
     entry.positions.set(key, position);
   }
   return position ?? undefined;
@@ -55,25 +65,46 @@ export function originalPosition(file: string, line: number, column: number): Or
 /** The original source text of a transpiled file, from its source map. */
 export function originalSource(file: string): string | undefined {
   const entry = transpiled.get(file);
-  const map = entry && traceMap(entry);
+  const map = entry && traceMap(file, entry);
   if (!map) return undefined;
   return map.sourcesContent?.[0] ?? undefined;
 }
 
-function traceMap(entry: TranspiledFile): TraceMap | null {
+function mappedFile(file: string): MappedFile | undefined {
+  const entry = transpiled.get(file);
+  if (entry || !/\.[cm]?js$/.test(file) || !path.isAbsolute(file)) return entry;
+  let linked = plain.get(file);
+  if (!linked) plain.set(file, (linked = { code: undefined, positions: new Map() }));
+  return linked;
+}
+
+function traceMap(file: string, entry: MappedFile): TraceMap | null {
   if (entry.map === undefined) {
     entry.map = null;
-    const at = entry.code.lastIndexOf(INLINE_MAP);
-    if (at !== -1) {
-      try {
-        const json = Buffer.from(entry.code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8");
-        entry.map = new (traceMapping().TraceMap)(json);
-      } catch {
-        // A corrupt map: stacks keep the generated positions.
-      }
+    try {
+      entry.map = entry.code === undefined ? linkedMap(file) : inlineMap(entry.code, file);
+    } catch {
+      // A missing or corrupt map: stacks keep the generated positions.
     }
   }
   return entry.map;
+}
+
+function inlineMap(code: string, file: string): TraceMap | null {
+  const at = code.lastIndexOf(INLINE_MAP);
+  if (at === -1) return null;
+  const json = Buffer.from(code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8");
+  return new (traceMapping().TraceMap)(json, file);
+}
+
+/** The map a JavaScript file's last `//# sourceMappingURL=` names: inline, or a file next to it. */
+function linkedMap(file: string): TraceMap | null {
+  const code = readFileSync(file, "utf8");
+  if (code.includes(INLINE_MAP)) return inlineMap(code, file);
+  const url = MAP_COMMENT.exec(code.slice(-4096))?.[1];
+  if (!url || /^[a-z][\w+.-]*:/i.test(url)) return null;
+  const mapFile = path.resolve(path.dirname(file), decodeURIComponent(url));
+  return new (traceMapping().TraceMap)(readFileSync(mapFile, "utf8"), mapFile);
 }
 
 function traceMapping(): typeof import("@jridgewell/trace-mapping") {

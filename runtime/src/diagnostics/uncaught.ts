@@ -1,6 +1,7 @@
 // What an uncaught exception or unhandled rejection prints: rt.inspect's preview (original
 // source lines, caret, the error with its stack, properties and cause), then rt's and Node's
 // versions; exit 1 as Node does. Colours on a terminal, following FORCE_COLOR and NO_COLOR.
+import { ProgramError } from "../errors.js";
 import { inspect } from "./preview.js";
 
 declare const RT_VERSION: string;
@@ -9,6 +10,12 @@ export function installUncaughtReport(): void {
   process.on("uncaughtException", function reportUncaught(error) {
     // A program with its own handler decides for itself, as under Node.
     if (process.listenerCount("uncaughtException") > 1) return;
+    // rt's own report of a user mistake (a module not found from a plain ES module that Node
+    // loads itself) is printed as rt prints it everywhere: its text, no stack.
+    if (error instanceof ProgramError) {
+      process.stderr.write(error.display);
+      process.exit(error.exitCode);
+    }
     const colors = wantsColors(process.stderr);
     const trailer = `rt v${RT_VERSION} (Node.js ${process.version}, ${process.platform} ${process.arch})`;
     process.stderr.write(`${inspect(error, { colors })}\n\n${colors ? `\x1b[2m${trailer}\x1b[0m` : trailer}\n`);

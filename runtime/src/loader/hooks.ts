@@ -1,13 +1,16 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
 import { readFileSync } from "node:fs";
-import { isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
+import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
+import { displayPath } from "../text.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
-import { transpile, type ScriptLoader } from "../transpile/transpile.js";
+import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
+import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
+import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
@@ -22,6 +25,8 @@ export interface LoaderSettings {
   /** False under --no-addons: the "node-addons" export condition is off. */
   readonly addons: boolean;
   readonly tracker?: ModuleTracker;
+  /** How macro imports run (or are refused), as in `rt build`. */
+  readonly macros: MacroContext;
 }
 
 /** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
@@ -94,6 +99,9 @@ export class ModuleLoader {
   }
 
   private resolveModule(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
+    // Transpiled files have had their macro imports expanded and removed; any left is in code rt
+    // does not transpile (plain JavaScript, a dynamic import()), where it would run at run time.
+    if (context.importAttributes?.type === "macro") throw macroNotExpanded(specifier, context.parentURL, this.settings.macros.allowed);
     const entry = this.entrySpecifiers.get(specifier);
     if (entry) return { url: entry, shortCircuit: true };
     const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
@@ -170,11 +178,35 @@ export class ModuleLoader {
     this.transpiling = true;
     let result;
     try {
-      result = transpile({ file, source, loader, define: this.defines.get(file) }, this.settings.transpile, this.settings.cache);
+      const macros = this.macroStep(file, source, loader);
+      result = transpile({ file, source, loader, define: this.defines.get(file), macros }, this.settings.transpile, this.settings.cache);
     } finally {
       this.transpiling = false;
     }
     return { format: this.formatFor(file, result.format), code: result.code };
+  }
+
+  /** The macro calls of a file that imports macros (a cheap text check first: most files don't). */
+  private macroStep(file: string, source: Buffer, loader: ScriptLoader): TranspileRequest["macros"] {
+    if (!mayImportMacros(source)) return undefined;
+    const plan = scanMacros(file, source.toString("utf8"), loader === "tsx" || loader === "jsx");
+    if (!plan) return undefined;
+    const context = this.settings.macros;
+    const prepared = checkMacros(plan, context, plan.imports.map((entry) => this.resolveMacro(entry.specifier, file)));
+    return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
+  }
+
+  /** A macro module as an import from `importer` would resolve (paths, tsconfig paths, packages). */
+  private resolveMacro(specifier: string, importer: string): string | undefined {
+    const resolver = this.settings.resolver;
+    if (isPathSpecifier(specifier)) return resolver.resolvePath(path.resolve(path.dirname(importer), specifier));
+    const found = resolver.resolveTsconfigPath(specifier) ?? resolver.resolveMainField(specifier, path.dirname(importer));
+    if (found) return found;
+    try {
+      return createRequire(importer).resolve(specifier);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -228,6 +260,15 @@ function splitSuffix(specifier: string): [string, string] {
   }
   const at = specifier.search(/[?#]/);
   return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+function macroNotExpanded(specifier: string, parentURL: string | undefined, allowed: boolean): ProgramError {
+  const parent = parentURL?.startsWith("file:") ? displayPath(fileURLToPath(parentURL)) : "[eval]";
+  if (!allowed) return new ProgramError(`${parent}: macro import of "${specifier}" refused: --no-macros forbids running code at build time`, "ERR_MACRO_REFUSED");
+  return new ProgramError(
+    `${parent}: macro import of "${specifier}" that rt cannot expand: macros are expanded in the static imports of files rt transpiles (.ts, .tsx, .jsx, any file under --define/--drop) and in rt build, not in plain JavaScript that Node loads as it is or in import()`,
+    "ERR_MACRO_USE",
+  );
 }
 
 function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {

@@ -13,8 +13,35 @@ export interface TranspileSettings {
   readonly loaders: Readonly<Record<string, LoaderName>>;
   /** True when plain JavaScript must go through esbuild too (a define or drop applies to it). */
   readonly transformsJavaScript: boolean;
+  /** False under --no-macros: a macro import is an error. */
+  readonly macros: boolean;
   /** Identifies every option that changes the output: part of the cache key. */
   readonly fingerprint: string;
+}
+
+/** How imports resolve, for the runtime's resolver and the bundler alike. */
+export interface ResolutionSettings {
+  readonly extensions: readonly string[];
+  /** undefined: the resolver's default (`main`). */
+  readonly mainFields: readonly string[] | undefined;
+  readonly preserveSymlinks: boolean;
+  readonly conditions: readonly string[];
+}
+
+export function resolutionSettings(values: FlagValues): ResolutionSettings {
+  return {
+    extensions: commaList((values["extension-order"] ?? flagByName("extension-order")!.default) as string),
+    mainFields: values["main-fields"] === undefined ? undefined : commaList(values["main-fields"] as string),
+    preserveSymlinks: values["preserve-symlinks"] === true,
+    conditions: ((values.conditions as string[] | undefined) ?? []).flatMap(commaList),
+  };
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export const DEFAULT_LOADERS: Readonly<Record<string, LoaderName>> = {
@@ -56,11 +83,13 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
     tsconfigRaw: { compilerOptions: stripJsx(compilerOptions) },
   };
   const loaders = { ...DEFAULT_LOADERS, ...parseLoaders((values.loader as string[] | undefined) ?? []) };
+  const macros = values["no-macros"] !== true;
   return {
     esbuild,
     loaders,
     transformsJavaScript: Object.keys(define).length > 0 || drop.length > 0,
-    fingerprint: JSON.stringify([esbuild, loaders]),
+    macros,
+    fingerprint: JSON.stringify([esbuild, loaders, macros]),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
 import { codeFrame, displayPath } from "../text.js";
 import type { CachedModule, ModuleFormat, TranspileCache } from "./cache.js";
+import { INLINE_MAP } from "../diagnostics/source-maps.js";
 import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
@@ -20,16 +21,20 @@ export interface TranspileRequest {
   readonly loader: ScriptLoader;
   /** Extra defines for this file only (e.g. `import.meta.main` for the entry). */
   readonly define?: Readonly<Record<string, string>>;
+  /** The file's macro calls: `key` (the macro modules) joins the cache key, `expand` runs them on a miss. */
+  readonly macros?: { readonly key: string; expand(): string };
 }
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
-  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {})];
+  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {}), request.macros?.key ?? ""];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
-  const code = runEsbuild(request, settings.esbuild);
+  const code = request.macros
+    ? withOriginalSource(runEsbuild({ ...request, source: Buffer.from(request.macros.expand()) }, settings.esbuild), request.source)
+    : runEsbuild(request, settings.esbuild);
   const entry: CachedModule = { format: syntaxFormat(code), code };
   cache?.set(key, entry);
   return entry;
@@ -55,6 +60,15 @@ function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>)
 }
 
 const CommonJsExtensions = new Set([".cts", ".cjs"]);
+
+/** The inline map of expanded macros carries the file as written, for previews of its lines. */
+function withOriginalSource(code: string, original: Uint8Array): string {
+  const at = code.lastIndexOf(INLINE_MAP);
+  if (at === -1) return code;
+  const map = JSON.parse(Buffer.from(code.slice(at + INLINE_MAP.length), "base64").toString("utf8")) as { sourcesContent?: string[] };
+  map.sourcesContent = [Buffer.from(original).toString("utf8")];
+  return `${code.slice(0, at + INLINE_MAP.length)}${Buffer.from(JSON.stringify(map)).toString("base64")}\n`;
+}
 
 function formatEsbuildMessage(file: string, message: Message): string {
   const location = message.location;
