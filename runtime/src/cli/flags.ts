@@ -27,7 +27,18 @@ export type FlagOwner =
   | "build"
   | "networking";
 
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets"]);
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "networking"]);
+
+/**
+ * Flags of a ready owner whose part of the feature has not landed yet: the networking issue
+ * lands in two halves (rt.serve, fetch and TLS first; the data-store clients and auto-install later).
+ */
+const PENDING_FLAGS: ReadonlySet<string> = new Set(["install", "i", "no-install", "prefer-offline", "prefer-latest", "sql-preconnect", "kvstore-preconnect"]);
+
+/** Whether rt accepts the flag: its feature has landed. */
+export function isReady(flag: FlagSpec): boolean {
+  return READY_OWNERS.has(flag.owner) && !PENDING_FLAGS.has(flag.name);
+}
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
@@ -47,6 +58,8 @@ export interface FlagSpec {
   readonly optionalValue?: boolean;
   /** A number flag's smallest accepted value. */
   readonly min?: number;
+  /** A number flag's largest accepted value. */
+  readonly max?: number;
   /** Setting this flag also sets other flags (`-i` means `--install=fallback`). */
   readonly implies?: Readonly<Record<string, string | boolean>>;
   /** Another name for a list flag: its values join that flag's, in command-line order. */
@@ -126,7 +139,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "jsx-side-effects", type: "boolean", group: "transpilation", owner: "core", help: "Treat JSX elements as having side effects (no pure annotations)" },
   { name: "ignore-dce-annotations", type: "boolean", group: "transpilation", owner: "core", help: "Ignore @__PURE__ and sideEffects annotations" },
   // networking & security
-  { name: "port", type: "number", min: 0, group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
+  { name: "port", type: "number", min: 0, max: 65535, group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
   { name: "user-agent", type: "string", valueName: "<ua>", group: "networking", owner: "networking", help: "Default User-Agent for fetch and http" },
   { name: "fetch-preconnect", type: "list", valueName: "<url>", group: "networking", owner: "networking", help: "Open a connection to <url> while code loads" },
   { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", owner: "networking", help: "Order of DNS lookup results" },
