@@ -218,7 +218,7 @@ describe("bad input", () => {
 
   test("a non-numeric value for a number flag, exit 2", () => {
     mistake(rt(["--console-depth=deep", "hello.ts"], { cwd }), 2, /^rt: invalid value "deep" for --console-depth: expected a whole number >= 0\n$/);
-    mistake(rt(["--port", "80a", "hello.ts"], { cwd }), 2, /^rt: invalid value "80a" for --port: expected a whole number >= 0\n$/);
+    mistake(rt(["--port", "80a", "hello.ts"], { cwd }), 2, /^rt: invalid value "80a" for --port: expected a whole number from 0 to 65535\n$/);
   });
 
   test("a flag that needs a value and got none, exit 2", () => {
