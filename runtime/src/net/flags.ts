@@ -1,18 +1,17 @@
 // The networking flags that act inside the program's process: fetch and http defaults and
 // preconnects. Each loads and patches nothing unless given. (--use-*-ca and a non-default
 // --max-http-header-size are Node options read at start: see process/startup-options.ts.)
+// The modules behind them are required when a flag is given: they load node:net and node:tls.
 import { UsageError } from "../errors.js";
 import type { FlagValues } from "../cli/parse.js";
-import { preconnect } from "./preconnect.js";
-import { setDefaultUserAgent } from "./user-agent.js";
 
 export function applyNetworkFlags(values: FlagValues): void {
   const order = values["dns-result-order"] as "verbatim" | "ipv4first" | "ipv6first" | undefined;
   if (order !== undefined) (require("node:dns") as typeof import("node:dns")).setDefaultResultOrder(order);
   const userAgent = values["user-agent"] as string | undefined;
-  if (userAgent !== undefined) setDefaultUserAgent(checkedUserAgent(userAgent));
+  if (userAgent !== undefined) (require("./user-agent.js") as typeof import("./user-agent.js")).setDefaultUserAgent(checkedUserAgent(userAgent));
   const preconnects = values["fetch-preconnect"] as string[] | undefined;
-  if (preconnects?.length) preconnect(preconnects.map(checkedOrigin));
+  if (preconnects?.length) (require("./preconnect.js") as typeof import("./preconnect.js")).preconnect(preconnects.map(checkedOrigin));
 }
 
 /** A header value: visible ASCII and spaces/tabs inside, as HTTP allows. */
