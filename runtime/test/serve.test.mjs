@@ -49,6 +49,12 @@ describe("rt.serve", () => {
     assert.deepEqual(await echo.json(), { method: "POST", body: '{"a":1}', type: "application/json", same: true });
   });
 
+  test("a handler can answer with fetch()'s Response; instanceof holds for both kinds of object", async (t) => {
+    const { base } = await startServer(t);
+    assert.equal(await (await fetch(`${base}/proxy`)).text(), "hello /proxied");
+    assert.deepEqual(await (await fetch(`${base}/instanceof`)).json(), [true, true, true, true]);
+  });
+
   test("streams a response body: the first chunk arrives before the second exists", async (t) => {
     const { base } = await startServer(t);
     const response = await fetch(`${base}/stream`);

@@ -13,6 +13,9 @@ export interface ServeDefaults {
 }
 
 const DEFAULT_PORT = 3000;
+// Node's own classes, before the adapter's first listener replaces the globals.
+const NodeRequest = globalThis.Request;
+const NodeResponse = globalThis.Response;
 
 export function serve(options: ServeOptions, defaults: ServeDefaults): Server {
   if (typeof options !== "object" || options === null || typeof options.fetch !== "function") {
@@ -39,6 +42,7 @@ class RtServer implements Server {
     const handler = options.fetch;
     const fetch = (request: Request) => checkedResponse(handler.call(this, request, this));
     const listener = getRequestListener(fetch, { errorHandler: (error) => this.#failed(options, error) });
+    keepInstanceOf();
     // Node answers a header block over http.maxHeaderSize (--max-http-header-size) with 431 itself.
     this.#http = http.createServer(listener);
     this.#http.on("error", (error: NodeJS.ErrnoException) => {
@@ -89,6 +93,21 @@ class RtServer implements Server {
     }
     console.error(error);
     return internalError();
+  }
+}
+
+/**
+ * The adapter replaces globalThis.Request and Response by subclasses of Node's. Their instances
+ * are instances of Node's classes, but what fetch() returns (Node's own) would not be instances
+ * of the new globals: `instanceof` on either global now accepts both.
+ */
+function keepInstanceOf(): void {
+  for (const [current, original] of [
+    [globalThis.Request, NodeRequest],
+    [globalThis.Response, NodeResponse],
+  ] as const) {
+    if (current === original || Object.hasOwn(current, Symbol.hasInstance)) continue;
+    Object.defineProperty(current, Symbol.hasInstance, { value: (value: unknown) => value instanceof original });
   }
 }
 
