@@ -117,13 +117,14 @@ function internalError(): Response {
 
 /** A handler's result, or a TypeError that says what it returned instead. */
 function checkedResponse(result: unknown): unknown {
-  if (result instanceof Response) return result;
+  // Node's class: the adapter's responses are instances of it too.
+  if (result instanceof NodeResponse) return result;
   if (typeof (result as PromiseLike<unknown> | null)?.then === "function") return Promise.resolve(result).then(mustBeResponse);
   return mustBeResponse(result);
 }
 
 function mustBeResponse(result: unknown): Response {
-  if (result instanceof Response) return result;
+  if (result instanceof NodeResponse) return result;
   const got = result === null ? "null" : typeof result === "object" ? (result.constructor?.name ?? "an object") : typeof result;
   throw new TypeError(`rt.serve: fetch() must return a Response (or a promise of one), got ${got}`);
 }
