@@ -53,7 +53,8 @@ await Promise.all([
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
     // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
-    // serve: rt.serve, loaded by its first call.
+    // serve: rt.serve with its HTTP adapter (@hono/node-server) bundled in, loaded by its first
+    // call; bundled, the adapter's frames are rt's own and stay out of the program's stack traces.
     entryPoints: {
       cli: "src/cli/main.ts",
       flags: "src/cli/flags.ts",
@@ -68,9 +69,8 @@ await Promise.all([
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
     // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
     // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview,
-    // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store,
-    // @hono/node-server (rt.serve's HTTP adapter) when a program first calls rt.serve.
-    external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "@hono/node-server"],
+    // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store.
+    external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring"],
   }),
   // The inspector's server thread; ws loads from node_modules when a client connects.
   build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["ws"] }),

@@ -106,6 +106,7 @@ describe("rt.serve", () => {
       assert.equal(await response.text(), "Internal Server Error");
     }
     await live.waitFor(/Error: handler failed\n\s+at .*server\.ts:\d+:\d+[\s\S]*Error: handler rejected/);
+    assert.doesNotMatch(live.output, /serve\.cjs|@hono/, "the adapter's frames are rt's own: left out");
     const wrong = await fetch(`${base}/not-a-response`);
     assert.equal(wrong.status, 500);
     await live.waitFor(/TypeError: rt\.serve: fetch\(\) must return a Response \(or a promise of one\), got string/);
