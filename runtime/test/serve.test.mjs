@@ -2,11 +2,12 @@
 // aborts, errors, the header limit, port selection and every mistake a program or command line
 // can make.
 import assert from "node:assert/strict";
+import { copyFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { FIXTURES, rt, rtLive } from "./rt.mjs";
+import { FIXTURES, rt, rtLive, tempDir } from "./rt.mjs";
 
 const DIR = path.join(FIXTURES, "serve");
 
@@ -150,6 +151,15 @@ describe("rt.serve", () => {
     const fallback = port([]);
     if (fallback.code === 0) assert.equal(fallback.stdout, "3000\n");
     else assert.match(fallback.stderr, /rt\.serve could not listen on 0\.0\.0\.0:3000: the port is already in use/);
+  });
+
+  test("rtfig.toml's port is --port's default; the command line wins", async (t) => {
+    const [fromFile, fromFlag] = [await freePort(), await freePort()];
+    const dir = tempDir(t);
+    copyFileSync(path.join(DIR, "port.ts"), path.join(dir, "port.ts"));
+    writeFileSync(path.join(dir, "rtfig.toml"), `port = ${fromFile}\n`);
+    assert.equal(rt(["port.ts"], { cwd: dir, env: { PORT: "" } }).stdout, `${fromFile}\n`);
+    assert.equal(rt(["--port", String(fromFlag), "port.ts"], { cwd: dir, env: { PORT: "" } }).stdout, `${fromFlag}\n`);
   });
 
   test("the rt namespace loads rt.serve and its adapter only when called", () => {
