@@ -29,6 +29,17 @@ const oneRequirePerBuiltin = {
   },
 };
 
+// rt.serve makes HTTP/1.1 servers only; @hono/node-server requires node:http2 just for
+// `instanceof Http2ServerRequest` checks, and loading node:http2 is the largest part of the first
+// rt.serve call. Its copy in the serve bundle gets a class nothing is an instance of.
+const noHttp2InServeAdapter = {
+  name: "no-http2-in-serve-adapter",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^node:http2$/ }, (args) => (/@hono[\\/]node-server/.test(args.importer) ? { path: "http2", namespace: "http1-only" } : undefined));
+    esbuild.onLoad({ filter: /.*/, namespace: "http1-only" }, () => ({ contents: "module.exports = { Http2ServerRequest: class Http2ServerRequest {}, constants: {} };", loader: "js" }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -42,7 +53,7 @@ const common = {
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [oneRequirePerBuiltin],
+  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin],
   logLevel: "warning",
 };
 
