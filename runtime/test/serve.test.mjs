@@ -129,6 +129,12 @@ describe("rt.serve", () => {
     assert.match(answer, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   });
 
+  test("--max-http-header-size is process-wide: node:http's limit too", () => {
+    const size = (args) => rt([...args, "-p", "require('node:http').maxHeaderSize"], { cwd: DIR });
+    assert.deepEqual(size([]), { code: 0, signal: null, stdout: "16384\n", stderr: "" });
+    assert.deepEqual(size(["--max-http-header-size=65536"]), { code: 0, signal: null, stdout: "65536\n", stderr: "" });
+  });
+
   test("stop() closes the listening socket", async (t) => {
     const { live, base, port } = await startServer(t);
     assert.equal(await (await fetch(`${base}/stop`)).text(), "stopping");
