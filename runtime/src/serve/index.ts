@@ -48,8 +48,8 @@ class RtServer implements Server {
     this.#http.on("error", (error: NodeJS.ErrnoException) => {
       throw listenError(error, this.#hostname ?? "0.0.0.0", port);
     });
-    // Without a hostname the socket is bound synchronously (all interfaces), so `port` is
-    // known as soon as rt.serve returns, port 0 included.
+    // Without a hostname (or with 0.0.0.0) Node binds every interface, IPv6 too, synchronously:
+    // `port` is known as soon as rt.serve returns, port 0 included. A hostname is resolved first.
     if (this.#hostname === undefined || this.#hostname === "0.0.0.0") this.#http.listen(port);
     else this.#http.listen(port, this.#hostname);
   }
