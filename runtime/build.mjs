@@ -29,6 +29,17 @@ const oneRequirePerBuiltin = {
   },
 };
 
+// rt.serve makes HTTP/1.1 servers only; @hono/node-server requires node:http2 just for
+// `instanceof Http2ServerRequest` checks, and loading node:http2 is the largest part of the first
+// rt.serve call. Its copy in the serve bundle gets a class nothing is an instance of.
+const noHttp2InServeAdapter = {
+  name: "no-http2-in-serve-adapter",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^node:http2$/ }, (args) => (/@hono[\\/]node-server/.test(args.importer) ? { path: "http2", namespace: "http1-only" } : undefined));
+    esbuild.onLoad({ filter: /.*/, namespace: "http1-only" }, () => ({ contents: "module.exports = { Http2ServerRequest: class Http2ServerRequest {}, constants: {} };", loader: "js" }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -42,7 +53,7 @@ const common = {
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [oneRequirePerBuiltin],
+  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin],
   logLevel: "warning",
 };
 
@@ -53,6 +64,8 @@ await Promise.all([
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
     // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
+    // serve: rt.serve with its HTTP adapter (@hono/node-server) bundled in, loaded by its first
+    // call; bundled, the adapter's frames are rt's own and stay out of the program's stack traces.
     entryPoints: {
       cli: "src/cli/main.ts",
       flags: "src/cli/flags.ts",
@@ -63,6 +76,7 @@ await Promise.all([
       "secrets-list": "src/secrets/list-process.ts",
       // Macros run in a process of their own, started by the transpiler or rt build.
       "macro-runner": "src/macros/runner.ts",
+      serve: "src/serve/index.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),

@@ -352,7 +352,7 @@ test('tsc accepts the "rt" module and the rt global', () => {
   assert.deepEqual(tsc(["-p", TYPES_FIXTURE, "--noEmit", "--pretty", "false"]), { code: 0, output: "" });
 });
 
-test("tsc rejects a string member of rt used as a number, a possibly-null secret used as a string, a number as a secret", () => {
+test("tsc rejects a string member of rt used as a number, a possibly-null secret used as a string, a number as a secret, a fetch handler returning a string", () => {
   const result = tsc(["-p", path.join(TYPES_FIXTURE, "tsconfig.wrong.json"), "--noEmit", "--pretty", "false"]);
   assert.notEqual(result.code, 0);
   assert.deepEqual(result.output.trim().split("\n"), [
@@ -361,6 +361,7 @@ test("tsc rejects a string member of rt used as a number, a possibly-null secret
     "wrong-types.ts(6,53): error TS2322: Type 'string | null' is not assignable to type 'string'.",
     "  Type 'null' is not assignable to type 'string'.",
     "wrong-types.ts(7,76): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.",
+    "wrong-types.ts(8,57): error TS2322: Type 'string' is not assignable to type 'Promise<Response> | Response'.",
   ]);
 });
 

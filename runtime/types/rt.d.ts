@@ -27,6 +27,30 @@ export interface Secrets {
   delete(service: string, name: string): Promise<boolean>;
 }
 
+/** What rt.serve runs: a fetch handler and where to listen. */
+export interface ServeOptions {
+  /** Answers each request; `this` and the second argument are the server. */
+  fetch(this: Server, request: Request, server: Server): Response | Promise<Response>;
+  /** Default: --port, then $PORT, then 3000; 0 picks a free port. */
+  port?: number | string;
+  /** The address to listen on; default: every interface. */
+  hostname?: string;
+  /** Answers a request whose fetch handler threw or rejected; default: the error is logged and a 500 sent. */
+  error?(this: Server, error: Error): Response | Promise<Response>;
+}
+
+/** A running rt.serve server. */
+export interface Server {
+  /** The port it listens on (the one picked, for port 0). */
+  readonly port: number;
+  /** The hostname given, or "localhost" when listening on every interface. */
+  readonly hostname: string;
+  /** e.g. http://localhost:3000/ */
+  readonly url: URL;
+  /** Stops accepting connections; open requests finish unless closeActiveConnections. Resolves once closed. */
+  stop(closeActiveConnections?: boolean): Promise<void>;
+}
+
 export interface RtNamespace {
   /** rt's version, e.g. "0.1.0". */
   readonly version: string;
@@ -34,6 +58,12 @@ export interface RtNamespace {
   readonly main: string;
   /** Credentials in the operating system's credential store. */
   readonly secrets: Secrets;
+  /**
+   * Starts an HTTP server that answers each request with `fetch(request)` (web-standard Request
+   * and Response; streaming bodies; `request.signal` aborts when the client goes away). Request
+   * headers over --max-http-header-size (default 16384 bytes) are answered with 431.
+   */
+  serve(options: ServeOptions): Server;
   /**
    * Formats a value as util.inspect does; for an error, first the original source lines around
    * where it was thrown (line numbers in a gutter, a caret under the column).
@@ -52,6 +82,7 @@ export declare const version: RtNamespace["version"];
 export declare const main: RtNamespace["main"];
 export declare const inspect: RtNamespace["inspect"];
 export declare const secrets: RtNamespace["secrets"];
+export declare const serve: RtNamespace["serve"];
 
 declare const rt: RtNamespace;
 export default rt;

@@ -2,7 +2,9 @@
 // a getter, so a feature's code loads only when a program first touches it.
 import { inspect, type InspectOptions } from "../diagnostics/preview.js";
 import { lazySecrets } from "../secrets/load.js";
-import type { Secrets } from "rt";
+import { lazyServe } from "../serve/load.js";
+import type { ServeDefaults } from "../serve/index.js";
+import type { Secrets, ServeOptions, Server } from "rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;
@@ -12,15 +14,18 @@ export interface RtNamespace {
   readonly main: string;
   readonly inspect: (value: unknown, options?: InspectOptions) => string;
   readonly secrets: Secrets;
+  readonly serve: (options: ServeOptions) => Server;
 }
 
-export function installNamespace(main: string): RtNamespace {
+export function installNamespace(main: string, serveDefaults: ServeDefaults): RtNamespace {
   let secrets: RtNamespace["secrets"] | undefined;
+  let serve: RtNamespace["serve"] | undefined;
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
     inspect: () => inspect,
     secrets: () => (secrets ??= lazySecrets()),
+    serve: () => (serve ??= lazyServe(serveDefaults)),
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

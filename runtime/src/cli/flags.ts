@@ -28,7 +28,18 @@ export type FlagOwner =
   | "build"
   | "networking";
 
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "build"]);
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "build", "networking"]);
+
+/**
+ * Flags of a ready owner whose part of the feature has not landed yet: the networking issue
+ * lands in two halves (rt.serve, fetch and TLS first; the data-store clients and auto-install later).
+ */
+const PENDING_FLAGS: ReadonlySet<string> = new Set(["install", "i", "no-install", "prefer-offline", "prefer-latest", "sql-preconnect", "kvstore-preconnect"]);
+
+/** Whether rt accepts the flag: its feature has landed. */
+export function isReady(flag: FlagSpec): boolean {
+  return READY_OWNERS.has(flag.owner) && !PENDING_FLAGS.has(flag.name);
+}
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
@@ -48,6 +59,8 @@ export interface FlagSpec {
   readonly optionalValue?: boolean;
   /** A number flag's smallest accepted value. */
   readonly min?: number;
+  /** A number flag's largest accepted value. */
+  readonly max?: number;
   /** Setting this flag also sets other flags (`-i` means `--install=fallback`). */
   readonly implies?: Readonly<Record<string, string | boolean>>;
   /** Another name for a list flag: its values join that flag's, in command-line order. */
@@ -129,13 +142,13 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "jsx-side-effects", type: "boolean", group: "transpilation", owner: "core", help: "Treat JSX elements as having side effects (no pure annotations)" },
   { name: "ignore-dce-annotations", type: "boolean", group: "transpilation", owner: "core", help: "Ignore @__PURE__ and sideEffects annotations" },
   // networking & security
-  { name: "port", type: "number", min: 0, group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
+  { name: "port", type: "number", min: 0, max: 65535, valueName: "<port>", group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
   { name: "user-agent", type: "string", valueName: "<ua>", group: "networking", owner: "networking", help: "Default User-Agent for fetch and http" },
   { name: "fetch-preconnect", type: "list", valueName: "<url>", group: "networking", owner: "networking", help: "Open a connection to <url> while code loads" },
-  { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", owner: "networking", help: "Order of DNS lookup results" },
-  { name: "max-http-header-size", type: "number", min: 1, default: 16384, group: "networking", owner: "networking", help: "Largest accepted HTTP header block in bytes" },
-  { name: "use-system-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the operating system's certificate store" },
-  { name: "use-default-lib-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the TLS library's default certificate store" },
+  { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", owner: "networking", help: "Order of DNS lookup results (dns.lookup, fetch, net.connect)" },
+  { name: "max-http-header-size", type: "number", min: 1, default: 16384, valueName: "<bytes>", group: "networking", owner: "networking", help: "Largest HTTP header block in bytes (rt.serve answers 431 above it; also node:http and fetch)" },
+  { name: "use-system-ca", type: "boolean", group: "networking", owner: "networking", help: "Also trust the operating system's certificate store" },
+  { name: "use-default-lib-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the TLS library's (OpenSSL's) default certificate store instead of the bundled one" },
   { name: "use-bundled-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the bundled Mozilla certificate store (default)" },
   { name: "sql-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to PostgreSQL ($DATABASE_URL) at startup" },
   { name: "kvstore-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to Redis/Valkey ($REDIS_URL) at startup" },

@@ -1,5 +1,5 @@
 // `rt --help`, generated from the flag table.
-import { COMMANDS, FLAG_GROUPS, FLAGS, READY_OWNERS, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAG_GROUPS, FLAGS, READY_OWNERS, isReady, type FlagSpec } from "./flags.js";
 
 declare const RT_VERSION: string;
 
@@ -17,7 +17,7 @@ export function helpText(): string {
     "       rt [flags] -e <code> | -p <code> | run - (code from stdin)",
     "",
     "Commands:",
-    ...Object.entries(COMMANDS).map(([name, command]) => row(`  ${name}`, command.help + soon(command.owner))),
+    ...Object.entries(COMMANDS).map(([name, command]) => row(`  ${name}`, command.help + soon(READY_OWNERS.has(command.owner)))),
   ];
   for (const [group, title] of Object.entries(FLAG_GROUPS)) {
     lines.push("", `${title}:`);
@@ -42,11 +42,11 @@ function flagRow(flag: FlagSpec): string {
     value = flag.optionalValue ? `[=${placeholder.replace(/^\[|\]$/g, "")}]` : `=${placeholder}`;
   }
   const defaultText = flag.default !== undefined ? ` (default: ${flag.default})` : "";
-  return row(`  ${names}${value}`, flag.help + defaultText + soon(flag.owner));
+  return row(`  ${names}${value}`, flag.help + defaultText + soon(isReady(flag)));
 }
 
-function soon(owner: FlagSpec["owner"]): string {
-  return READY_OWNERS.has(owner) ? "" : " (not supported yet)";
+function soon(ready: boolean): string {
+  return ready ? "" : " (not supported yet)";
 }
 
 function row(left: string, right: string): string {

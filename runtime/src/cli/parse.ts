@@ -1,5 +1,5 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, READY_OWNERS, flagByName, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAGS, READY_OWNERS, flagByName, isReady, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
@@ -106,7 +106,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 export function assertSupported(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
-    if (!READY_OWNERS.has(flag.owner)) throw new UsageError(`${display(flag)} is not supported yet`);
+    if (!isReady(flag)) throw new UsageError(`${display(flag)} is not supported yet`);
     if (flag.command && parsed.command !== flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
   }
   if (parsed.command && !READY_OWNERS.has(COMMANDS[parsed.command].owner)) {
@@ -126,11 +126,11 @@ function convert(flag: FlagSpec, raw: string | true, shown: string): FlagValue {
       throw new UsageError(`${shown} takes no value (got "${raw}")`);
     case "number": {
       if (raw === true || !/^-?\d+$/.test(raw)) {
-        throw new UsageError(`invalid value "${raw === true ? "" : raw}" for ${shown}: expected a whole number${minText(flag)}`);
+        throw new UsageError(`invalid value "${raw === true ? "" : raw}" for ${shown}: expected a whole number${rangeText(flag)}`);
       }
       const n = Number(raw);
-      if (flag.min !== undefined && n < flag.min) {
-        throw new UsageError(`invalid value "${raw}" for ${shown}: expected a whole number${minText(flag)}`);
+      if ((flag.min !== undefined && n < flag.min) || (flag.max !== undefined && n > flag.max)) {
+        throw new UsageError(`invalid value "${raw}" for ${shown}: expected a whole number${rangeText(flag)}`);
       }
       return n;
     }
@@ -146,7 +146,8 @@ function convert(flag: FlagSpec, raw: string | true, shown: string): FlagValue {
   }
 }
 
-function minText(flag: FlagSpec): string {
+function rangeText(flag: FlagSpec): string {
+  if (flag.max !== undefined) return ` from ${flag.min ?? 0} to ${flag.max}`;
   return flag.min === undefined ? "" : ` >= ${flag.min}`;
 }
 

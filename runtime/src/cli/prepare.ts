@@ -13,6 +13,7 @@ import { TranspileCache } from "../transpile/cache.js";
 import { resolutionSettings, transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
+import { applyNetworkFlags } from "../net/flags.js";
 import { HotReloader } from "../watch/hot.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
 import type { FlagValues } from "./parse.js";
@@ -58,11 +59,13 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   installUncaughtReport();
   installVerboseFetch(process.env);
   applyRuntimeFlags(values);
+  // Before the entry is located and transpiled: preconnects run while code loads.
+  applyNetworkFlags(values);
   const entry = locateEntry(resolver);
   const inspector = inspectorMode(values);
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
-  installNamespace(entry);
+  installNamespace(entry, { port: values.port as number | undefined });
   if (cache) process.once("exit", () => cache.pruneIfDue());
   // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs
   // before a client attaches.

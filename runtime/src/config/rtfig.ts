@@ -4,7 +4,7 @@
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { READY_OWNERS, flagByName, type FlagSpec } from "../cli/flags.js";
+import { flagByName, isReady, type FlagSpec } from "../cli/flags.js";
 import { display, type FlagValue, type FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
@@ -62,7 +62,7 @@ function readConfig(file: string): FlagValues {
         else warn(`${at}: unknown key "${qualified(table, key)}"${suggestion(table, key)}; ignored`);
         continue;
       }
-      if (!READY_OWNERS.has(flag.owner)) {
+      if (!isReady(flag)) {
         warn(`${at}: "${qualified(table, key)}" (${display(flag)}) is not supported yet; ignored`);
         continue;
       }

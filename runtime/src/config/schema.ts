@@ -37,7 +37,7 @@ function flagSchema(flag: FlagSpec): Schema {
     case "boolean":
       return { ...schema, type: "boolean" };
     case "number":
-      return { ...schema, type: "integer", ...(flag.min !== undefined && { minimum: flag.min }) };
+      return { ...schema, type: "integer", ...(flag.min !== undefined && { minimum: flag.min }), ...(flag.max !== undefined && { maximum: flag.max }) };
     case "string":
       return { ...schema, type: "string", ...(flag.values && { enum: flag.values }) };
     case "list": {

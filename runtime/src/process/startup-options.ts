@@ -3,6 +3,8 @@
 // no second process, so the pid, signals, exit codes and stdio are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
 import type { FlagValues } from "../cli/parse.js";
+import { flagByName } from "../cli/flags.js";
+import { UsageError } from "../errors.js";
 
 /** rt flag → the Node options that implement it at process start (none: applied in-process). */
 const STARTUP_OPTIONS: Readonly<Record<string, (value: NonNullable<FlagValues[string]>) => readonly string[]>> = {
@@ -12,10 +14,23 @@ const STARTUP_OPTIONS: Readonly<Record<string, (value: NonNullable<FlagValues[st
   "zero-fill-buffers": () => ["--zero-fill-buffers"],
   smol: smolOptions,
   title: (title) => (setTitle(String(title)) ? [] : [`--title=${title}`]),
+  // Node picks its root certificates (and reads the OS or OpenSSL store) at start.
+  "use-system-ca": () => ["--use-system-ca"],
+  "use-default-lib-ca": () => ["--use-openssl-ca"],
+  // Process-wide, as Bun's flag: node:http servers and clients and fetch() parse with it too.
+  "max-http-header-size": (size) => (size === flagByName("max-http-header-size")!.default ? [] : [`--max-http-header-size=${size}`]),
 };
+
+/** Node starts with one root store: OpenSSL's default store excludes the other two. */
+function assertOneTrustStore(values: FlagValues): void {
+  if (values["use-default-lib-ca"] !== true) return;
+  const other = ["use-system-ca", "use-bundled-ca"].find((flag) => values[flag] === true);
+  if (other) throw new UsageError(`--use-default-lib-ca and --${other} choose different certificate stores: give one of them`);
+}
 
 /** Restarts this process with the Node options `values` need, if it was not started with them. */
 export function applyStartupOptions(values: FlagValues, rtArgs: readonly string[]): void {
+  assertOneTrustStore(values);
   const started = new Set(process.execArgv.map(optionName));
   const missing: string[] = [];
   for (const [flag, options] of Object.entries(STARTUP_OPTIONS)) {
