@@ -27,6 +27,15 @@ export interface Secrets {
   delete(service: string, name: string): Promise<boolean>;
 }
 
+/**
+ * A PostgreSQL client (postgres.js) for $DATABASE_URL (or $POSTGRES_URL): a tagged template
+ * whose values are always sent as bound parameters, e.g. `await sql\`select * from users where id = ${id}\``.
+ */
+export type Sql = import("postgres").Sql<{}>;
+
+/** A Redis/Valkey client (node-redis) for $REDIS_URL (or $VALKEY_URL), connected on first use. */
+export type Redis = import("@redis/client").RedisClientType;
+
 export interface RtNamespace {
   /** rt's version, e.g. "0.1.0". */
   readonly version: string;
@@ -34,6 +43,10 @@ export interface RtNamespace {
   readonly main: string;
   /** Credentials in the operating system's credential store. */
   readonly secrets: Secrets;
+  /** PostgreSQL from $DATABASE_URL (or $POSTGRES_URL), connected on first use. */
+  readonly sql: Sql;
+  /** Redis/Valkey from $REDIS_URL (or $VALKEY_URL), connected on first use. */
+  readonly redis: Redis;
   /**
    * Formats a value as util.inspect does; for an error, first the original source lines around
    * where it was thrown (line numbers in a gutter, a caret under the column).
@@ -52,6 +65,8 @@ export declare const version: RtNamespace["version"];
 export declare const main: RtNamespace["main"];
 export declare const inspect: RtNamespace["inspect"];
 export declare const secrets: RtNamespace["secrets"];
+export declare const sql: RtNamespace["sql"];
+export declare const redis: RtNamespace["redis"];
 
 declare const rt: RtNamespace;
 export default rt;

@@ -2,7 +2,8 @@
 // a getter, so a feature's code loads only when a program first touches it.
 import { inspect, type InspectOptions } from "../diagnostics/preview.js";
 import { lazySecrets } from "../secrets/load.js";
-import type { Secrets } from "rt";
+import { lazyRedis, lazySql } from "../stores/load.js";
+import type { Redis, Secrets, Sql } from "rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;
@@ -12,15 +13,21 @@ export interface RtNamespace {
   readonly main: string;
   readonly inspect: (value: unknown, options?: InspectOptions) => string;
   readonly secrets: Secrets;
+  readonly sql: Sql;
+  readonly redis: Redis;
 }
 
 export function installNamespace(main: string): RtNamespace {
   let secrets: RtNamespace["secrets"] | undefined;
+  let sql: Sql | undefined;
+  let redis: Redis | undefined;
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
     inspect: () => inspect,
     secrets: () => (secrets ??= lazySecrets()),
+    sql: () => (sql ??= lazySql() as unknown as Sql),
+    redis: () => (redis ??= lazyRedis() as unknown as Redis),
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

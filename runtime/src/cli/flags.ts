@@ -27,7 +27,7 @@ export type FlagOwner =
   | "build"
   | "networking";
 
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets"]);
+export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "networking"]);
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */

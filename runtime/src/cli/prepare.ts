@@ -13,6 +13,7 @@ import { TranspileCache } from "../transpile/cache.js";
 import { transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
+import { preconnectStores } from "../stores/load.js";
 import { HotReloader } from "../watch/hot.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
 import { flagByName } from "./flags.js";
@@ -67,6 +68,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
   installNamespace(entry);
+  preconnectStores(values);
   if (cache) process.once("exit", () => cache.pruneIfDue());
   // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs
   // before a client attaches.
