@@ -9,6 +9,7 @@ import { parseInspectorAddress } from "../inspector/address.js";
 import { startInspector, type InspectorMode } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
+import { AutoInstaller } from "../install/auto-install.js";
 import { TranspileCache } from "../transpile/cache.js";
 import { transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
@@ -57,6 +58,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
     apiFile: path.join(__dirname, "api.cjs"),
     addons: values["no-addons"] !== true,
     tracker: hot ?? watchReporter(),
+    installer: AutoInstaller.fromFlags(values, cacheRoot),
   });
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();

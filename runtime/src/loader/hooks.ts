@@ -1,7 +1,7 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
 import { readFileSync } from "node:fs";
-import { isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
+import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
@@ -11,6 +11,7 @@ import { transpile, type ScriptLoader } from "../transpile/transpile.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
+import type { AutoInstaller } from "../install/auto-install.js";
 
 export interface LoaderSettings {
   readonly transpile: TranspileSettings;
@@ -22,6 +23,8 @@ export interface LoaderSettings {
   /** False under --no-addons: the "node-addons" export condition is off. */
   readonly addons: boolean;
   readonly tracker?: ModuleTracker;
+  /** Bare imports from the auto-install cache; undefined under --no-install. */
+  readonly installer?: AutoInstaller;
 }
 
 /** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
@@ -117,10 +120,26 @@ export class ModuleLoader {
     }
     const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
     const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
+    const installer = this.settings.installer;
+    const strategy = installer && !isBuiltin(specifier) && !specifier.startsWith("#") ? installer.strategy(parentPath) : "none";
+    const fromCache = () => {
+      const located = installer!.locate(specifier, parentPath);
+      // require() resolves from the parent module, not from a parentURL given to nextResolve:
+      // a require function made inside the cache entry resolves there (through these hooks,
+      // which leave its node_modules lookup to Node).
+      if (!context.conditions.includes("require")) return nextResolve(located.specifier, { ...context, conditions, parentURL: located.parentURL });
+      return { url: pathToFileURL(installer!.withoutInstalling(() => createRequire(located.parentURL).resolve(located.specifier))).href, shortCircuit: true };
+    };
     try {
-      return nextResolve(specifier, { ...context, conditions });
+      if (strategy === "cache") return fromCache();
+      try {
+        return nextResolve(specifier, { ...context, conditions });
+      } catch (error) {
+        if (strategy === "fallback" && isNotFound(error) && installer!.isMissing(specifier, parentPath)) return fromCache();
+        throw error;
+      }
     } catch (error) {
-      if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") throw moduleNotFound(specifier, parentPath);
+      if (isNotFound(error)) throw moduleNotFound(specifier, parentPath);
       throw error;
     }
   }
@@ -228,6 +247,10 @@ function splitSuffix(specifier: string): [string, string] {
   }
   const at = specifier.search(/[?#]/);
   return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND";
 }
 
 function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
