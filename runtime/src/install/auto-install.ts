@@ -48,9 +48,10 @@ export class AutoInstaller {
   /** For a bare specifier (not a built-in) imported from `parentPath`. */
   strategy(parentPath: string | undefined): InstallStrategy {
     if (this.suspended) return "none";
-    // rt's own files (this bundle's directory) load their packages from rt's node_modules.
-    if (parentPath?.startsWith(__dirname + path.sep)) return "none";
     if (parentPath && this.inStore(parentPath)) return "cache";
+    // Packages installed in a node_modules (rt's own among them) and rt's bundle (this file's
+    // directory) resolve their dependencies from node_modules.
+    if (parentPath && (parentPath.includes(`${path.sep}node_modules${path.sep}`) || parentPath.startsWith(__dirname + path.sep))) return "none";
     if (this.mode === "force") return "cache";
     if (this.mode === "fallback") return "fallback";
     // auto: only where no node_modules is found from the working directory up (one walk per process).

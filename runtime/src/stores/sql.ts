@@ -66,7 +66,8 @@ function connect(): Sql {
   if (!URL.canParse(url)) throw storeError("ERR_SQL_INVALID_URL", "DATABASE_URL is not a valid URL: expected postgres://user:password@host:port/database");
   // `socket` is a documented option that the type definitions lack. No max_lifetime: its
   // timer (30-60 min per connection) would keep a finished program alive.
-  client = postgres(url, { connect_timeout: CONNECT_TIMEOUT, max_lifetime: 0, socket: openSocket } as postgres.Options<{}>);
+  const connectTimeout = new URL(url).searchParams.has("connect_timeout") ? {} : { connect_timeout: CONNECT_TIMEOUT };
+  client = postgres(url, { ...connectTimeout, max_lifetime: 0, socket: openSocket } as postgres.Options<{}>);
   return client;
 }
 
@@ -96,6 +97,8 @@ function openSocket(options: SocketOptions): Promise<net.Socket> {
     const where = options.path || `${options.host[0]}:${options.port[0]}`;
     const socket = options.path ? net.connect(options.path) : net.connect(options.port[0]!, options.host[0]);
     socket.unref();
+    // postgres.js names these in its connection errors.
+    Object.assign(socket, { host: options.host[0], port: options.port[0] });
     const fail = (error: Error) => {
       clearTimeout(timer);
       socket.destroy();
