@@ -82,11 +82,15 @@ export async function startRegistry() {
       },
       _attachments: { [file]: { content_type: "application/octet-stream", data: tarball.toString("base64"), length: tarball.length } },
     };
-    const response = await fetch(`${url}/${manifest.name.replace("/", "%2f")}`, {
-      method: "PUT",
-      headers: { "content-type": "application/json", authorization: `Bearer ${user.token}` },
-      body: JSON.stringify(body),
-    });
+    const put = () =>
+      fetch(`${url}/${manifest.name.replace("/", "%2f")}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", authorization: `Bearer ${user.token}` },
+        body: JSON.stringify(body),
+      });
+    // A kept-alive connection may have been closed by the registry while the caller was
+    // blocked in spawnSync: one more try on a new connection.
+    const response = await put().catch(put);
     if (!response.ok) throw new Error(`publishing ${manifest.name}@${manifest.version}: ${response.status} ${await response.text()}`);
   }
 

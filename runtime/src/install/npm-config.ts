@@ -17,15 +17,26 @@ export function npmOptions(cwd: string, env: NodeJS.ProcessEnv): Record<string, 
     } catch {
       continue;
     }
-    for (const [key, value] of Object.entries(ini.parse(text))) {
-      options[expand(key, env)] = typeof value === "string" ? expand(value, env) : value;
-    }
+    for (const [key, value] of Object.entries(ini.parse(text))) set(options, expand(key, env), typeof value === "string" ? expand(value, env) : value);
   }
   for (const [key, value] of Object.entries(env)) {
     const match = /^npm_config_(.+)$/i.exec(key);
-    if (match && value) options[match[1]!.toLowerCase().replace(/_/g, "-")] = value;
+    if (match && value) set(options, match[1]!.toLowerCase().replace(/_/g, "-"), value);
   }
   return options;
+}
+
+/**
+ * Registry-scoped keys (`@scope:registry`, `//host/:_authToken`) go to pacote as written; plain
+ * ones (`fetch-retries`) become its camelCase options, with npm's true/false/number values.
+ */
+function set(options: Record<string, unknown>, key: string, value: unknown): void {
+  if (key.includes(":") || key.startsWith("//")) {
+    options[key] = value;
+    return;
+  }
+  const typed = value === "true" ? true : value === "false" ? false : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  options[key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())] = typed;
 }
 
 /** npm's project: the nearest directory with a package.json (else the working directory). */

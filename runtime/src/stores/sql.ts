@@ -67,7 +67,8 @@ function connect(): Sql {
   // `socket` is a documented option that the type definitions lack. No max_lifetime: its
   // timer (30-60 min per connection) would keep a finished program alive.
   const connectTimeout = new URL(url).searchParams.has("connect_timeout") ? {} : { connect_timeout: CONNECT_TIMEOUT };
-  client = postgres(url, { ...connectTimeout, max_lifetime: 0, socket: openSocket } as postgres.Options<{}>);
+  const options = { ...connectTimeout, max_lifetime: 0, socket: openSocket };
+  client = postgres(url, options as postgres.Options<{}>);
   return client;
 }
 
