@@ -61,7 +61,7 @@ describe("rtfig.toml", () => {
     const cases = {
       "unknown-key.toml": 'rt: warning: unknown-key.toml:1:1: unknown key "smoll" (did you mean "smol"?); ignored\n',
       "command-line-only.toml": 'rt: warning: command-line-only.toml:1:1: "watch" (--watch) applies to one invocation: give it on the command line; ignored\n',
-      "not-landed.toml": 'rt: warning: not-landed.toml:2:3: "port" (--port) is not supported yet; ignored\n',
+      "not-landed.toml": 'rt: warning: not-landed.toml:2:3: "no-macros" (--no-macros) is not supported yet; ignored\n',
       "unknown-run-key.toml": 'rt: warning: unknown-run-key.toml:3:1: unknown key "run.shel" (did you mean "run.shell"?); ignored\n',
     };
     for (const [file, message] of Object.entries(cases)) {
