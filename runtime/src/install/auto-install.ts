@@ -2,7 +2,6 @@
 // node_modules (--install, -i, --no-install), and where in the cache a specifier resolves to.
 // A warm cache is read with a few synchronous file reads; a package not in the cache (or stale,
 // or tampered with) is fetched by the installer process, which this one waits for.
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,7 +22,8 @@ const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:-[\w.-]+)?(?:\+[\w.-]+)?$/;
 
 export class AutoInstaller {
   private readonly store: InstallStore | undefined;
-  private projectHasNodeModules: boolean | undefined;
+  /** Directory → whether a node_modules is found from it up. */
+  private readonly nodeModulesFound = new Map<string, boolean>();
   private suspended = false;
   /** name@range → its entry directory, checked once per process. */
   private readonly entries = new Map<string, string>();
@@ -54,9 +54,8 @@ export class AutoInstaller {
     if (parentPath && (parentPath.includes(`${path.sep}node_modules${path.sep}`) || parentPath.startsWith(__dirname + path.sep))) return "none";
     if (this.mode === "force") return "cache";
     if (this.mode === "fallback") return "fallback";
-    // auto: only where no node_modules is found from the working directory up (one walk per process).
-    this.projectHasNodeModules ??= hasNodeModules(process.cwd());
-    return this.projectHasNodeModules ? "none" : "cache";
+    // auto: only where no node_modules is found from the importer's directory up.
+    return this.hasNodeModules(parentPath ? path.dirname(parentPath) : process.cwd()) ? "none" : "cache";
   }
 
   /** Runs `resolve` with Node's own resolution of bare specifiers. */
@@ -118,6 +117,8 @@ export class AutoInstaller {
   /** Runs the installer; returns its message when the request failed. */
   private runInstaller(store: InstallStore, request: InstallRequest): string | undefined {
     const job: InstallJob = { root: store.root, cwd: process.cwd(), preferOffline: this.preferOffline, requests: [request] };
+    // Required here: child_process is not part of rt's startup.
+    const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
     const child = spawnSync(process.execPath, [path.join(__dirname, "installer.cjs")], {
       input: JSON.stringify(job),
       encoding: "utf8",
@@ -168,6 +169,16 @@ export class AutoInstaller {
     return found;
   }
 
+  private hasNodeModules(dir: string): boolean {
+    let found = this.nodeModulesFound.get(dir);
+    if (found === undefined) {
+      const parent = path.dirname(dir);
+      found = statSync(path.join(dir, "node_modules"), { throwIfNoEntry: false })?.isDirectory() === true || (parent !== dir && this.hasNodeModules(parent));
+      this.nodeModulesFound.set(dir, found);
+    }
+    return found;
+  }
+
   private inStore(file: string): boolean {
     return this.store !== undefined && file.startsWith(this.store.storeDir + path.sep);
   }
@@ -186,13 +197,6 @@ export function parseSpecifier(specifier: string): { name: string; range: string
 function splitOnce(text: string, separator: string): [string, string | undefined] {
   const index = text.indexOf(separator);
   return index === -1 ? [text, undefined] : [text.slice(0, index), text.slice(index + 1)];
-}
-
-function hasNodeModules(from: string): boolean {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (statSync(path.join(dir, "node_modules"), { throwIfNoEntry: false })?.isDirectory()) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
 }
 
 function installError(name: string, range: string, message: string): ProgramError {

@@ -19,7 +19,7 @@ export class KeepAlive {
 }
 
 /** The URL without its password, for messages: a password never appears in rt's output. */
-export function redactedUrl(url: string): string {
+function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
@@ -29,10 +29,46 @@ export function redactedUrl(url: string): string {
   }
 }
 
-/** The warning a failed --sql-preconnect / --kvstore-preconnect prints: one line, no secrets. */
-export function warnPreconnect(flag: string, what: string, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`warning: --${flag}: could not connect to ${what}: ${message}\n`);
+/**
+ * --sql-preconnect / --kvstore-preconnect: a failure prints one warning (the URL without its
+ * password) and is kept for the first query or command, which rejects with it.
+ */
+export class Preconnect {
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly flag: string,
+    private readonly what: string,
+  ) {}
+
+  start(connect: () => PromiseLike<unknown>, url: () => string | undefined): void {
+    let connecting: PromiseLike<unknown>;
+    try {
+      connecting = connect();
+    } catch (error) {
+      this.warn(this.what, error);
+      return;
+    }
+    connecting.then(
+      () => {},
+      (error: Error) => {
+        this.failure = error;
+        this.warn(`${this.what} at ${redactedUrl(url()!)}`, error);
+      },
+    );
+  }
+
+  /** The failure, once: later queries connect again. */
+  take(): Error | undefined {
+    const failure = this.failure;
+    this.failure = undefined;
+    return failure;
+  }
+
+  private warn(what: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`warning: --${this.flag}: could not connect to ${what}: ${message}\n`);
+  }
 }
 
 export function storeError(code: string, message: string): Error {

@@ -3,7 +3,7 @@
 // best-effort maintenance), without the module packages (JSON, search...) of the `redis`
 // meta-package. Built as dist/redis.cjs and loaded on first use (or by --kvstore-preconnect).
 import { createClient } from "@redis/client";
-import { KeepAlive, redactedUrl, storeError, warnPreconnect } from "./connection.js";
+import { KeepAlive, Preconnect, storeError } from "./connection.js";
 
 export type Redis = ReturnType<typeof createClient>;
 
@@ -13,8 +13,7 @@ const CONNECT_RETRIES = 2;
 
 let client: Redis | undefined;
 let connecting: Promise<unknown> | undefined;
-/** The failure of --kvstore-preconnect, given to the first command, then forgotten. */
-let preconnectError: Error | undefined;
+const preconnection = new Preconnect("kvstore-preconnect", "Redis");
 const keepAlive = new KeepAlive();
 
 /**
@@ -29,11 +28,8 @@ export function createRedis(): Redis {
       const value: unknown = Reflect.get(redis, property);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        if (preconnectError) {
-          const error = preconnectError;
-          preconnectError = undefined;
-          return Promise.reject(error);
-        }
+        const failure = preconnection.take();
+        if (failure) return Promise.reject(failure);
         return trackedResult((value as (...args: unknown[]) => unknown).apply(redis, args));
       };
     },
@@ -64,19 +60,7 @@ function isBatch(value: unknown): value is object {
 
 /** Opens the connection now; a failure is a warning here and the first command's error. */
 export function preconnect(): void {
-  try {
-    connect();
-  } catch (error) {
-    warnPreconnect("kvstore-preconnect", "Redis", error);
-    return;
-  }
-  connecting!.then(
-    () => {},
-    (error: Error) => {
-      preconnectError = error;
-      warnPreconnect("kvstore-preconnect", `Redis at ${redactedUrl(redisUrl()!)}`, error);
-    },
-  );
+  preconnection.start(() => (connect(), connecting!), redisUrl);
 }
 
 function redisUrl(): string | undefined {

@@ -4,7 +4,7 @@
 // Built as dist/sql.cjs and loaded on first use (or by --sql-preconnect).
 import * as net from "node:net";
 import postgres from "postgres";
-import { KeepAlive, redactedUrl, storeError, warnPreconnect } from "./connection.js";
+import { KeepAlive, Preconnect, storeError } from "./connection.js";
 
 export type Sql = postgres.Sql<{}>;
 
@@ -12,8 +12,7 @@ export type Sql = postgres.Sql<{}>;
 const CONNECT_TIMEOUT = 10;
 
 let client: Sql | undefined;
-/** The failure of --sql-preconnect, given to the first query, then forgotten. */
-let preconnectError: Error | undefined;
+const preconnection = new Preconnect("sql-preconnect", "PostgreSQL");
 const keepAlive = new KeepAlive();
 
 /** The `rt.sql` function: calls and properties go to the client, created on first use. */
@@ -21,11 +20,8 @@ export function createSql(): Sql {
   const target = function sql() {} as unknown as Sql;
   return new Proxy(target, {
     apply: (_target, _this, args: unknown[]) => {
-      if (preconnectError) {
-        const error = preconnectError;
-        preconnectError = undefined;
-        return Promise.reject(error);
-      }
+      const failure = preconnection.take();
+      if (failure) return Promise.reject(failure);
       return tracked((connect() as unknown as (...args: unknown[]) => unknown)(...args));
     },
     get: (_target, property) => {
@@ -39,20 +35,7 @@ export function createSql(): Sql {
 
 /** Opens the connection now; a failure is a warning here and the first query's error. */
 export function preconnect(): void {
-  let sql: Sql;
-  try {
-    sql = connect();
-  } catch (error) {
-    warnPreconnect("sql-preconnect", "PostgreSQL", error);
-    return;
-  }
-  sql`select 1`.then(
-    () => {},
-    (error: Error) => {
-      preconnectError = error;
-      warnPreconnect("sql-preconnect", `PostgreSQL at ${redactedUrl(databaseUrl()!)}`, error);
-    },
-  );
+  preconnection.start(() => connect()`select 1`, databaseUrl);
 }
 
 function databaseUrl(): string | undefined {
