@@ -5,7 +5,6 @@
 //   install/cacache/            npm's HTTP and tarball cache (pacote's), integrity-checked
 // Everything is written to a temporary name and renamed into place, so a concurrent rt process
 // sees a whole entry or none. This file is what the program's process reads; it loads nothing.
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 
@@ -36,6 +35,8 @@ export class InstallStore {
   }
 
   entryDir(name: string, { version, integrity }: Resolution): string {
+    // Required here: node:crypto is not part of rt's startup.
+    const { createHash } = require("node:crypto") as typeof import("node:crypto");
     const hash = createHash("sha256").update(integrity).digest("hex").slice(0, 16);
     return path.join(this.root, "store", `${encodeName(name)}@${version}-${hash}`);
   }
