@@ -157,6 +157,11 @@ describe("auto-install from a local registry", () => {
     ok(run(dir, ["greet.ts"], { npm_config_registry: "", RT_TEST_REGISTRY: registry.url }), "hello rt from rt-greet 2.0.0\n");
   });
 
+  test("an unknown --install mode is a usage error naming the flag", (t) => {
+    const result = run(project(t), ["--install=bogus", "greet.ts"]);
+    assert.deepEqual([result.stdout, result.stderr, result.code], ["", 'rt: invalid value "bogus" for --install; valid values: auto, fallback, force\n', 2]);
+  });
+
   test("concurrent rt processes share an empty cache safely", async (t) => {
     const dir = project(t);
     const env = { npm_config_registry: registry.url, XDG_CACHE_HOME: dir.cache };
