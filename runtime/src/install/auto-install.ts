@@ -1,14 +1,14 @@
 // Auto-install, the program's side: which bare imports come from the global cache instead of
 // node_modules (--install, -i, --no-install), and where in the cache a specifier resolves to.
 // A warm cache is read with a few synchronous file reads; a package not in the cache (or stale,
-// or tampered with) is fetched by the installer process, which this one waits for.
+// or tampered with) is fetched by the installer thread, which this one waits for.
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
 import type { FlagValues } from "../cli/parse.js";
 import { packageName, readPackageJson } from "../loader/resolve.js";
-import type { InstallJob, InstallRequest, InstallResult } from "./installer.js";
+import type { InstallerChannel, InstallJob, InstallRequest, InstallResult } from "./installer.js";
 import { InstallStore, type Resolution } from "./store.js";
 
 /** How long a resolved range or tag is used before the registry is asked again (exact versions never change). */
@@ -18,6 +18,7 @@ const FRESH_FOR_MS = 24 * 60 * 60 * 1000;
 export type InstallStrategy = "cache" | "fallback" | "none";
 
 const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
+const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:-[\w.-]+)?(?:\+[\w.-]+)?$/;
 
 export class AutoInstaller {
@@ -25,6 +26,7 @@ export class AutoInstaller {
   /** Directory → whether a node_modules is found from it up. */
   private readonly nodeModulesFound = new Map<string, boolean>();
   private suspended = false;
+  private installer: (InstallerChannel & { readonly worker: import("node:worker_threads").Worker }) | undefined;
   /** name@range → its entry directory, checked once per process. */
   private readonly entries = new Map<string, string>();
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
@@ -114,24 +116,25 @@ export class AutoInstaller {
     return cached;
   }
 
-  /** Runs the installer; returns its message when the request failed. */
+  /** Runs the installer (a thread started at the first miss); returns its message when the request failed. */
   private runInstaller(store: InstallStore, request: InstallRequest): string | undefined {
-    const job: InstallJob = { root: store.root, cwd: process.cwd(), preferOffline: this.preferOffline, requests: [request] };
-    // Required here: child_process is not part of rt's startup.
-    const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
-    const child = spawnSync(process.execPath, [path.join(__dirname, "installer.cjs")], {
-      input: JSON.stringify(job),
-      encoding: "utf8",
-      stdio: ["pipe", "pipe", "pipe"],
-      timeout: 5 * 60_000,
-    });
-    let result: InstallResult;
-    try {
-      result = JSON.parse(child.stdout) as InstallResult;
-    } catch {
-      return (child.error?.message ?? child.stderr.trim().split("\n").pop()) || `the installer exited with code ${child.status}`;
+    // Required here: worker_threads is not part of rt's startup.
+    const { MessageChannel, Worker, receiveMessageOnPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+    if (!this.installer) {
+      const signal = new Int32Array(new SharedArrayBuffer(4));
+      const { port1, port2 } = new MessageChannel();
+      const channel: InstallerChannel = { signal, port: port2 };
+      const worker = new Worker(path.join(__dirname, "installer.cjs"), { workerData: channel, transferList: [port2] });
+      worker.unref();
+      this.installer = { worker, signal, port: port1 };
     }
-    return result.failures[0]?.message;
+    const { worker, signal, port } = this.installer;
+    const job: InstallJob = { root: store.root, cwd: process.cwd(), preferOffline: this.preferOffline, requests: [request] };
+    Atomics.store(signal, 0, 0);
+    worker.postMessage(job);
+    if (Atomics.wait(signal, 0, 0, INSTALL_TIMEOUT_MS) === "timed-out") return `no answer from the registry within ${INSTALL_TIMEOUT_MS / 60_000} minutes`;
+    const result = receiveMessageOnPort(port)?.message as InstallResult | undefined;
+    return result ? result.failures[0]?.message : "the installer stopped without an answer";
   }
 
   /** A package importing its own name resolves within its own entry. */

@@ -1,10 +1,12 @@
-// The installer process (dist/installer.cjs): the program's process starts it, and waits for
-// it, when a package is not in the cache (module resolution is synchronous; fetching is not).
-// It resolves each requested range with npm's own pacote (the registry from npm's config),
-// extracts the package and, recursively, its dependencies into the store, each tarball checked
-// against its integrity, and writes the index. Input on stdin and output on stdout are JSON.
+// The installer thread (dist/installer.cjs): the program's thread starts it at its first cache
+// miss and blocks (Atomics.wait) until it answers, since module resolution is synchronous and
+// fetching is not. It resolves each requested range with npm's own pacote (the registry from
+// npm's config), extracts the package and, recursively, its dependencies into the store, each
+// tarball checked against its integrity, and writes the index. It stays for later misses, so
+// pacote loads once per process.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import npa from "npm-package-arg";
 import pacote from "pacote";
 import { npmOptions } from "./npm-config.js";
@@ -132,10 +134,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function main(): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const job = JSON.parse(Buffer.concat(chunks).toString("utf8")) as InstallJob;
+async function installAll(job: InstallJob): Promise<InstallResult> {
   const installer = new TreeInstaller(job);
   const failures: InstallResult["failures"][number][] = [];
   await Promise.all(
@@ -145,8 +144,23 @@ async function main(): Promise<void> {
       }),
     ),
   );
-  const result: InstallResult = { failures };
-  process.stdout.write(JSON.stringify(result));
+  return { failures };
 }
 
-void main();
+/** How the program's thread and this one talk: a job comes in as a message; the answer goes out on `port`, then `signal` wakes the waiting thread. */
+export interface InstallerChannel {
+  readonly signal: Int32Array;
+  readonly port: MessagePort;
+}
+
+const { signal, port } = workerData as InstallerChannel;
+const answer = (result: InstallResult) => {
+  port.postMessage(result);
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+};
+// Whatever happens, the waiting thread gets an answer.
+process.on("uncaughtException", (error) => answer({ failures: [{ name: "", range: "", message: messageOf(error) }] }));
+parentPort!.on("message", (job: InstallJob) => {
+  installAll(job).then(answer, (error: unknown) => answer({ failures: [{ name: "", range: "", message: messageOf(error) }] }));
+});
