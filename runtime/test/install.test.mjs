@@ -92,6 +92,9 @@ describe("auto-install from a local registry", () => {
       "node_modules/rt-greet/index.js": "module.exports = () => 'from node_modules';",
     });
     ok(run(dir, ["--install=force", "greet.ts"]), "hello rt from rt-greet 2.0.0\n");
+    // The same from rtfig.toml.
+    writeFileSync(path.join(dir.app, "rtfig.toml"), 'install = "force"\n');
+    ok(run(dir, ["greet.ts"]), "hello rt from rt-greet 2.0.0\n");
   });
 
   test("--no-install: a bare import not in node_modules is not found", (t) => {

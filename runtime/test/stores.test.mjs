@@ -26,7 +26,7 @@ describe("rt.sql with a running PostgreSQL", () => {
   test("queries bind their parameters: an injection attempt is stored as data", needs(unavailable, () => {
     const result = run(["query.ts"], { DATABASE_URL: postgres.url });
     assert.equal(result.stderr, "");
-    assert.equal(result.stdout, `{"name":"x'); drop table people; --","answer":42}\nrows: 1\nunsafe: bound\n`);
+    assert.equal(result.stdout, `{"name":"x'); drop table people; --","answer":42}\nrows: 1\nunsafe: bound\nin the transaction: 2\n`);
     assert.equal(result.code, 0);
   }));
 
