@@ -15,38 +15,44 @@ const run = (args, env) => rt(args, { cwd, env: { ...NO_STORES, ...env } });
 /** Runs `body` when the component is available; else a printed skip (a failure under CI). */
 const needs = (unavailable, body) => (t) => (unavailable ? skipUnlessCI(t, unavailable) : body(t));
 
+/** A server started for the enclosing suite when it is available: `server()` is { url, port }. */
+function suiteServer(unavailable, start) {
+  let server;
+  before(async () => {
+    if (!unavailable) server = await start();
+  });
+  after(() => server?.stop());
+  return () => server;
+}
+
 describe("rt.sql with a running PostgreSQL", () => {
   const unavailable = postgresUnavailable();
-  let postgres;
-  before(async () => {
-    if (!unavailable) postgres = await startPostgres();
-  });
-  after(() => postgres?.stop());
+  const postgres = suiteServer(unavailable, startPostgres);
 
   test("queries bind their parameters: an injection attempt is stored as data", needs(unavailable, () => {
-    const result = run(["query.ts"], { DATABASE_URL: postgres.url });
+    const result = run(["query.ts"], { DATABASE_URL: postgres().url });
     assert.equal(result.stderr, "");
     assert.equal(result.stdout, `{"name":"x'); drop table people; --","answer":42}\nrows: 1\nunsafe: bound\nin the transaction: 2\n`);
     assert.equal(result.code, 0);
   }));
 
   test("POSTGRES_URL is used when DATABASE_URL is not set", needs(unavailable, () => {
-    const result = run(["-p", "rt.sql`select current_user as u`.then((rows) => rows[0].u)"], { POSTGRES_URL: postgres.url });
+    const result = run(["-p", "rt.sql`select current_user as u`.then((rows) => rows[0].u)"], { POSTGRES_URL: postgres().url });
     assert.deepEqual([result.stdout, result.stderr, result.code], ["rt\n", "", 0]);
   }));
 
   test("--sql-preconnect connects at startup; an idle program still exits at once", needs(unavailable, () => {
     const started = Date.now();
-    const result = run(["--sql-preconnect", "idle.ts"], { DATABASE_URL: postgres.url });
+    const result = run(["--sql-preconnect", "idle.ts"], { DATABASE_URL: postgres().url });
     assert.deepEqual([result.stdout, result.stderr, result.code], ["program done\n", "", 0]);
     assert.ok(Date.now() - started < 5000, "no connection keeps the program alive");
   }));
 
   test("--sql-preconnect with wrong credentials: one warning, and the first query reports it", needs(unavailable, () => {
-    const url = postgres.url.replace(PG_PASSWORD, "wrong-password");
+    const url = postgres().url.replace(PG_PASSWORD, "wrong-password");
     const result = run(["--sql-preconnect", "first-query.ts"], { DATABASE_URL: url });
     const message = `password authentication failed for user "rt"`;
-    assert.equal(result.stderr, `warning: --sql-preconnect: could not connect to PostgreSQL at postgres://rt:***@127.0.0.1:${postgres.port}/postgres: ${message}\n`);
+    assert.equal(result.stderr, `warning: --sql-preconnect: could not connect to PostgreSQL at postgres://rt:***@127.0.0.1:${postgres().port}/postgres: ${message}\n`);
     assert.equal(result.stdout, `sql: ${message}\n`);
     assert.ok(!result.stderr.includes("wrong-password") && !result.stdout.includes("wrong-password"));
   }));
@@ -54,23 +60,19 @@ describe("rt.sql with a running PostgreSQL", () => {
 
 describe("rt.redis with a running redis-server", () => {
   const unavailable = redisUnavailable();
-  let redis;
-  before(async () => {
-    if (!unavailable) redis = await startRedis();
-  });
-  after(() => redis?.stop());
+  const redis = suiteServer(unavailable, startRedis);
 
   test("commands and transactions; the program exits when done", needs(unavailable, () => {
-    const result = run(["kv.ts"], { REDIS_URL: redis.url });
+    const result = run(["kv.ts"], { REDIS_URL: redis().url });
     assert.equal(result.stderr, "");
     assert.equal(result.stdout, `hello from rt.redis\n1 2\n["OK","1"]\n`);
     assert.equal(result.code, 0);
   }));
 
   test("VALKEY_URL is used when REDIS_URL is not set; --kvstore-preconnect with an idle program", needs(unavailable, () => {
-    const result = run(["--kvstore-preconnect", "-p", "rt.redis.ping()"], { VALKEY_URL: redis.url });
+    const result = run(["--kvstore-preconnect", "-p", "rt.redis.ping()"], { VALKEY_URL: redis().url });
     assert.deepEqual([result.stdout, result.stderr, result.code], ["PONG\n", "", 0]);
-    const idle = run(["--kvstore-preconnect", "idle.ts"], { REDIS_URL: redis.url });
+    const idle = run(["--kvstore-preconnect", "idle.ts"], { REDIS_URL: redis().url });
     assert.deepEqual([idle.stdout, idle.stderr, idle.code], ["program done\n", "", 0]);
   }));
 });
@@ -106,6 +108,15 @@ describe("preconnect to unreachable servers", () => {
     assert.match(result.stderr, new RegExp(`^warning: --sql-preconnect: could not connect to PostgreSQL at postgres://rt:\\*\\*\\*@127.0.0.1:${port}/app\\?connect_timeout=1: .*timeout.*\n$`, "i"));
     assert.match(result.stdout, /^sql: .*timeout/i);
     assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
+  });
+
+  test("a query made while the preconnect is still connecting reports the failure itself; the next one connects again", async (t) => {
+    const silent = createServer(() => {}).listen(0, "127.0.0.1");
+    t.after(() => silent.close());
+    await new Promise((resolve) => silent.once("listening", resolve));
+    const result = run(["--sql-preconnect", "query-at-once.ts"], { DATABASE_URL: `postgres://rt@127.0.0.1:${silent.address().port}/app?connect_timeout=1` });
+    assert.equal(result.stdout, "first: timed out, retried: true\nsecond: timed out, retried: true\n");
+    assert.match(result.stderr, /^warning: --sql-preconnect: could not connect to PostgreSQL at .*\n$/);
   });
 
   test("no URL: --sql-preconnect warns what to set, a query rejects with the same message", () => {

@@ -35,6 +35,8 @@ function redactedUrl(url: string): string {
  */
 export class Preconnect {
   private failure: Error | undefined;
+  /** A query made while the connection was still being opened waits for it and gets its error itself. */
+  private queried = false;
 
   constructor(
     private readonly flag: string,
@@ -52,14 +54,15 @@ export class Preconnect {
     connecting.then(
       () => {},
       (error: Error) => {
-        this.failure = error;
+        if (!this.queried) this.failure = error;
         this.warn(`${this.what} at ${redactedUrl(url()!)}`, error);
       },
     );
   }
 
-  /** The failure, once: later queries connect again. */
+  /** Called for each query: the failure, once; later queries connect again. */
   take(): Error | undefined {
+    this.queried = true;
     const failure = this.failure;
     this.failure = undefined;
     return failure;
