@@ -35,9 +35,8 @@ export class InstallStore {
   }
 
   entryDir(name: string, { version, integrity }: Resolution): string {
-    // Required here: node:crypto is not part of rt's startup.
-    const { createHash } = require("node:crypto") as typeof import("node:crypto");
-    const hash = createHash("sha256").update(integrity).digest("hex").slice(0, 16);
+    // The integrity is a digest already ("sha512-<base64>"): its first bytes name the entry.
+    const hash = Buffer.from(integrity.slice(integrity.indexOf("-") + 1), "base64").toString("hex").slice(0, 16);
     return path.join(this.root, "store", `${encodeName(name)}@${version}-${hash}`);
   }
 
