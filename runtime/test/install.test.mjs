@@ -25,7 +25,7 @@ describe("auto-install from a local registry", () => {
   let registry;
   before(async () => {
     registry = await startRegistry();
-    for (const dir of ["rt-greet-1.0.0", "rt-greet-2.0.0", "rt-uses-greet-1.0.0", "scoped-1.0.0", "rt-broken-dep-1.0.0", "rt-fresh-1.0.0"]) {
+    for (const dir of ["rt-greet-1.0.0", "rt-greet-2.0.0", "rt-uses-greet-1.0.0", "scoped-1.0.0", "rt-broken-dep-1.0.0", "rt-fresh-1.0.0", "private-1.0.0"]) {
       await registry.publish(path.join(PACKAGES, dir));
     }
   });
@@ -158,6 +158,15 @@ describe("auto-install from a local registry", () => {
   test("the registry comes from the project's .npmrc (with ${VAR} expansion) when no npm_config_registry is set", (t) => {
     const dir = project(t, { "package.json": "{}", ".npmrc": "registry=${RT_TEST_REGISTRY}\n" });
     ok(run(dir, ["greet.ts"], { npm_config_registry: "", RT_TEST_REGISTRY: registry.url }), "hello rt from rt-greet 2.0.0\n");
+  });
+
+  test("credentials come from .npmrc (//host/:_authToken) and never appear in the output", (t) => {
+    const host = registry.url.replace(/^http:/, "");
+    const dir = project(t, { "private.cjs": 'console.log(require("@rt-private/secret"));\n', ".npmrc": `${host}/:_authToken=\${RT_TEST_TOKEN}\n` });
+    const denied = run(dir, ["private.cjs"], { RT_TEST_TOKEN: "not-the-token" });
+    assert.deepEqual([denied.stdout, denied.stderr, denied.code], ["", 'error: could not install "@rt-private/secret": Unable to authenticate, need: Basic, Bearer\n', 1]);
+    const allowed = run(dir, ["private.cjs"], { RT_TEST_TOKEN: registry.token });
+    ok(allowed, "@rt-private/secret 1.0.0\n");
   });
 
   test("an unknown --install mode is a usage error naming the flag", (t) => {

@@ -11,7 +11,7 @@ import { freePort } from "./servers.mjs";
 
 const VERDACCIO = path.join(path.dirname(createRequire(import.meta.url).resolve("verdaccio/package.json")), "bin", "verdaccio");
 
-/** Starts the registry; returns { url, publish(dir), stop() }. */
+/** Starts the registry; returns { url, token, publish(dir), stop() }. Packages of @rt-private need the token. */
 export async function startRegistry() {
   const dir = mkdtempSync(path.join(tmpdir(), "rt-registry-"));
   const port = await freePort();
@@ -26,6 +26,9 @@ export async function startRegistry() {
       `    file: ${path.join(dir, "htpasswd")}`,
       "uplinks: {}",
       "packages:",
+      "  '@rt-private/*':",
+      "    access: $authenticated",
+      "    publish: $authenticated",
       "  '**':",
       "    access: $all",
       "    publish: $authenticated",
@@ -94,5 +97,5 @@ export async function startRegistry() {
     if (!response.ok) throw new Error(`publishing ${manifest.name}@${manifest.version}: ${response.status} ${await response.text()}`);
   }
 
-  return { url, publish, stop };
+  return { url, token: user.token, publish, stop };
 }
