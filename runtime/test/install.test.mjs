@@ -54,6 +54,8 @@ describe("auto-install from a local registry", () => {
       storeEntries(dir).map((entry) => entry.replace(/-[0-9a-f]{16}$/, "")),
       ["@rt-fixture+scoped@1.0.0", "rt-greet@1.0.0", "rt-greet@2.0.0", "rt-uses-greet@1.0.0"],
     );
+    // Built-ins and URLs are never packages.
+    ok(run(dir, ["-e", 'import fs from "fs"; import one from "data:text/javascript,export default 1"; console.log(typeof fs.readFileSync, one)']), "function 1\n");
     // Warm: nothing asks the registry.
     ok(run(dir, ["main.ts"], { npm_config_registry: await deadRegistry() }), MAIN_OUTPUT);
   });

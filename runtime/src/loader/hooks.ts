@@ -121,7 +121,7 @@ export class ModuleLoader {
     const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
     const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
     const installer = this.settings.installer;
-    const strategy = installer && !isBuiltin(specifier) && !specifier.startsWith("#") ? installer.strategy(parentPath) : "none";
+    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
     const fromCache = () => {
       const located = installer!.locate(specifier, parentPath);
       // require() resolves from the parent module, not from a parentURL given to nextResolve:
@@ -247,6 +247,11 @@ function splitSuffix(specifier: string): [string, string] {
   }
   const at = specifier.search(/[?#]/);
   return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+/** A package name (not a built-in, a `#` import or a URL such as `data:`), maybe with a subpath. */
+function isPackageSpecifier(specifier: string): boolean {
+  return !isBuiltin(specifier) && !specifier.startsWith("#") && !/^[a-z][a-z\d+.-]*:/i.test(specifier);
 }
 
 function isNotFound(error: unknown): boolean {
