@@ -94,19 +94,23 @@ describe("preconnect to unreachable servers", () => {
     assert.equal(result.code, 0);
   });
 
-  test("a server that accepts and never answers: the warning comes after the connect timeout, no hang", async (t) => {
+  test("a server that accepts and never answers: each warning comes after the connect timeout, no hang", async (t) => {
     const silent = createServer(() => {}).listen(0, "127.0.0.1");
     t.after(() => silent.close());
     await new Promise((resolve) => silent.once("listening", resolve));
     const { port } = silent.address();
     const started = Date.now();
-    const result = run(["--sql-preconnect", "first-query.ts"], {
+    const result = run(["--sql-preconnect", "--kvstore-preconnect", "first-query.ts"], {
       DATABASE_URL: `postgres://rt:pw@127.0.0.1:${port}/app?connect_timeout=1`,
+      REDIS_URL: `redis://:pw@127.0.0.1:${port}?connect_timeout=1`,
       WAIT_MS: "1500",
     });
     const elapsed = Date.now() - started;
-    assert.match(result.stderr, new RegExp(`^warning: --sql-preconnect: could not connect to PostgreSQL at postgres://rt:\\*\\*\\*@127.0.0.1:${port}/app\\?connect_timeout=1: .*timeout.*\n$`, "i"));
-    assert.match(result.stdout, /^sql: .*timeout/i);
+    const [end, redisWarning, sqlWarning] = result.stderr.split("\n").sort();
+    assert.match(sqlWarning, new RegExp(`^warning: --sql-preconnect: could not connect to PostgreSQL at postgres://rt:\\*\\*\\*@127.0.0.1:${port}/app\\?connect_timeout=1: .*timeout`, "i"));
+    assert.equal(redisWarning, `warning: --kvstore-preconnect: could not connect to Redis at redis://:***@127.0.0.1:${port}?connect_timeout=1: no answer from the server within 1 s`);
+    assert.equal(end, "");
+    assert.match(result.stdout, /^sql: .*timeout.*\nredis: no answer from the server within 1 s\n$/i);
     assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
   });
 

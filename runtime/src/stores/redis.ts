@@ -7,8 +7,8 @@ import { KeepAlive, Preconnect, storeError } from "./connection.js";
 
 export type Redis = ReturnType<typeof createClient>;
 
-/** Milliseconds to wait for a connection, and how many times a failed one is retried. */
-const CONNECT_TIMEOUT = 10_000;
+/** Seconds to wait for a connection (`?connect_timeout=` in the URL wins), and how many times a failed one is retried. */
+const CONNECT_TIMEOUT = 10;
 const CONNECT_RETRIES = 2;
 
 let client: Redis | undefined;
@@ -58,9 +58,33 @@ function isBatch(value: unknown): value is object {
   return typeof value === "object" && value !== null && typeof (value as { exec?: unknown }).exec === "function";
 }
 
-/** Opens the connection now; a failure is a warning here and the first command's error. */
+/**
+ * Opens the connection now; a failure is a warning here and the first command's error.
+ * Connected means answering: a server that accepts and never replies fails after the timeout.
+ */
 export function preconnect(): void {
-  preconnection.start(() => (connect(), connecting!), redisUrl);
+  preconnection.start(() => answering(connect()), redisUrl);
+}
+
+function answering(redis: Redis): Promise<unknown> {
+  const seconds = connectTimeout(redisUrl()!);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(storeError("CONNECT_TIMEOUT", `no answer from the server within ${seconds} s`)), seconds * 1000).unref();
+  });
+  return Promise.race([connecting!.then(() => redis.ping()), late])
+    .finally(() => clearTimeout(timer))
+    .catch((error: unknown) => {
+      // Commands waiting on this client fail now; the next use connects anew.
+      if (client === redis) client = undefined;
+      redis.destroy();
+      throw error;
+    });
+}
+
+function connectTimeout(url: string): number {
+  const seconds = Number(new URL(url).searchParams.get("connect_timeout"));
+  return seconds > 0 ? seconds : CONNECT_TIMEOUT;
 }
 
 function redisUrl(): string | undefined {
@@ -74,7 +98,7 @@ function connect(): Redis {
   if (!URL.canParse(url)) throw storeError("ERR_REDIS_INVALID_URL", "REDIS_URL is not a valid URL: expected redis://[user:password@]host:port[/db]");
   const created = createClient({
     url,
-    socket: { connectTimeout: CONNECT_TIMEOUT, reconnectStrategy: (retries, cause) => (retries < CONNECT_RETRIES ? 100 * (retries + 1) : cause) },
+    socket: { connectTimeout: connectTimeout(url) * 1000, reconnectStrategy: (retries, cause) => (retries < CONNECT_RETRIES ? 100 * (retries + 1) : cause) },
   });
   // Failures reach the program through its commands; without a listener the client's
   // 'error' events would end the process.
