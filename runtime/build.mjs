@@ -77,13 +77,18 @@ await Promise.all([
       // Macros run in a process of their own, started by the transpiler or rt build.
       "macro-runner": "src/macros/runner.ts",
       serve: "src/serve/index.ts",
+      sql: "src/stores/sql.ts",
+      redis: "src/stores/redis.ts",
+      installer: "src/install/installer.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
     // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
     // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview,
     // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store.
-    external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring"],
+    // postgres and @redis/client when a program uses rt.sql / rt.redis; pacote (npm's fetcher)
+    // and npm-package-arg in the auto-install process.
+    external: ["pacote", "npm-package-arg", "ini", "esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "postgres", "@redis/client"],
   }),
   // The inspector's server thread; ws loads from node_modules when a client connects.
   build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["ws"] }),

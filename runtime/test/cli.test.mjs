@@ -233,12 +233,4 @@ describe("bad input", () => {
   test("a missing --tsconfig-override file, exit 2", () => {
     mistake(rt(["--tsconfig-override", "nope.json", "hello.ts"], { cwd }), 2, /^rt: --tsconfig-override: no such file: .*nope\.json\n$/);
   });
-
-  test("flags of features that have not landed are refused, never ignored", () => {
-    for (const flag of flags.FLAGS.filter((f) => !flags.isReady(f))) {
-      const shown = flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`;
-      const arg = flag.type === "boolean" || flag.optionalValue ? shown : `${shown}=${flag.values?.[0] ?? (flag.type === "number" ? "1" : "x")}`;
-      mistake(rt([arg, "hello.ts"], { cwd }), 2, new RegExp(`^rt: ${shown} is not supported yet\\n$`));
-    }
-  });
 });

@@ -57,11 +57,10 @@ describe("rtfig.toml", () => {
     }
   });
 
-  test("unknown keys, command-line-only flags and flags of features not landed yet: a warning naming file:line:col, then the program runs", () => {
+  test("unknown keys and command-line-only flags: a warning naming file:line:col, then the program runs", () => {
     const cases = {
       "unknown-key.toml": 'rt: warning: unknown-key.toml:1:1: unknown key "smoll" (did you mean "smol"?); ignored\n',
       "command-line-only.toml": 'rt: warning: command-line-only.toml:1:1: "watch" (--watch) applies to one invocation: give it on the command line; ignored\n',
-      "not-landed.toml": 'rt: warning: not-landed.toml:2:3: "sql-preconnect" (--sql-preconnect) is not supported yet; ignored\n',
       "unknown-run-key.toml": 'rt: warning: unknown-run-key.toml:3:1: unknown key "run.shel" (did you mean "run.shell"?); ignored\n',
     };
     for (const [file, message] of Object.entries(cases)) {
@@ -112,7 +111,7 @@ describe("the JSON Schema of rtfig.toml", () => {
   });
 
   test("configs with unknown keys or wrong types do not validate", () => {
-    for (const file of examples("invalid").filter((name) => !name.endsWith("syntax.toml") && !name.endsWith("not-landed.toml") && !name.endsWith("twice.toml"))) {
+    for (const file of examples("invalid").filter((name) => !name.endsWith("syntax.toml") && !name.endsWith("twice.toml"))) {
       assert.equal(validate(parse(readFileSync(file, "utf8"))), false, file);
     }
   });

@@ -367,5 +367,5 @@ test("tsc rejects a string member of rt used as a number, a possibly-null secret
 
 test("the type-checked file runs under rt with the values its types promise", () => {
   const out = JSON.parse(runOk(TYPES_FIXTURE, ["uses-rt.ts"]));
-  assert.deepEqual(out, { v: RT_VERSION, m: path.join(TYPES_FIXTURE, "uses-rt.ts"), fromGlobal: RT_VERSION, same: true, secrets: ["get", "set", "delete"] });
+  assert.deepEqual(out, { v: RT_VERSION, m: path.join(TYPES_FIXTURE, "uses-rt.ts"), fromGlobal: RT_VERSION, same: true, secrets: ["get", "set", "delete"], stores: ["function", "object"] });
 });

@@ -50,6 +50,14 @@ export interface Server {
   /** Stops accepting connections; open requests finish unless closeActiveConnections. Resolves once closed. */
   stop(closeActiveConnections?: boolean): Promise<void>;
 }
+/**
+ * A PostgreSQL client (postgres.js) for $DATABASE_URL (or $POSTGRES_URL): a tagged template
+ * whose values are always sent as bound parameters, e.g. `await sql\`select * from users where id = ${id}\``.
+ */
+export type Sql = import("postgres").Sql<{}>;
+
+/** A Redis/Valkey client (node-redis) for $REDIS_URL (or $VALKEY_URL), connected on first use. */
+export type Redis = import("@redis/client").RedisClientType;
 
 export interface RtNamespace {
   /** rt's version, e.g. "0.1.0". */
@@ -58,6 +66,10 @@ export interface RtNamespace {
   readonly main: string;
   /** Credentials in the operating system's credential store. */
   readonly secrets: Secrets;
+  /** PostgreSQL from $DATABASE_URL (or $POSTGRES_URL), connected on first use. */
+  readonly sql: Sql;
+  /** Redis/Valkey from $REDIS_URL (or $VALKEY_URL), connected on first use. */
+  readonly redis: Redis;
   /**
    * Starts an HTTP server that answers each request with `fetch(request)` (web-standard Request
    * and Response; streaming bodies; `request.signal` aborts when the client goes away). Request
@@ -83,6 +95,8 @@ export declare const main: RtNamespace["main"];
 export declare const inspect: RtNamespace["inspect"];
 export declare const secrets: RtNamespace["secrets"];
 export declare const serve: RtNamespace["serve"];
+export declare const sql: RtNamespace["sql"];
+export declare const redis: RtNamespace["redis"];
 
 declare const rt: RtNamespace;
 export default rt;

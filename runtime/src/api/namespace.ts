@@ -4,7 +4,8 @@ import { inspect, type InspectOptions } from "../diagnostics/preview.js";
 import { lazySecrets } from "../secrets/load.js";
 import { lazyServe } from "../serve/load.js";
 import type { ServeDefaults } from "../serve/index.js";
-import type { Secrets, ServeOptions, Server } from "rt";
+import { lazyRedis, lazySql } from "../stores/load.js";
+import type { Redis, Secrets, ServeOptions, Server, Sql } from "rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;
@@ -15,17 +16,23 @@ export interface RtNamespace {
   readonly inspect: (value: unknown, options?: InspectOptions) => string;
   readonly secrets: Secrets;
   readonly serve: (options: ServeOptions) => Server;
+  readonly sql: Sql;
+  readonly redis: Redis;
 }
 
 export function installNamespace(main: string, serveDefaults: ServeDefaults): RtNamespace {
   let secrets: RtNamespace["secrets"] | undefined;
   let serve: RtNamespace["serve"] | undefined;
+  let sql: Sql | undefined;
+  let redis: Redis | undefined;
   const members: { [K in ApiMember]: () => RtNamespace[K] } = {
     version: () => RT_VERSION,
     main: () => main,
     inspect: () => inspect,
     secrets: () => (secrets ??= lazySecrets()),
     serve: () => (serve ??= lazyServe(serveDefaults)),
+    sql: () => (sql ??= lazySql() as unknown as Sql),
+    redis: () => (redis ??= lazyRedis() as unknown as Redis),
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

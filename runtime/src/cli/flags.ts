@@ -17,29 +17,15 @@ export const FLAG_GROUPS = {
 } as const;
 export type FlagGroup = keyof typeof FLAG_GROUPS;
 
-/** The feature (and issue) that implements a flag. Only flags of a ready feature are accepted. */
+/** The feature (and issue) that implements a flag. */
 export type FlagOwner =
   | "core"
   | "process"
   | "scripts"
   | "secrets"
   | "inspector"
-  | "diagnostics"
   | "build"
   | "networking";
-
-export const READY_OWNERS: ReadonlySet<FlagOwner> = new Set<FlagOwner>(["core", "process", "inspector", "scripts", "secrets", "build", "networking"]);
-
-/**
- * Flags of a ready owner whose part of the feature has not landed yet: the networking issue
- * lands in two halves (rt.serve, fetch and TLS first; the data-store clients and auto-install later).
- */
-const PENDING_FLAGS: ReadonlySet<string> = new Set(["install", "i", "no-install", "prefer-offline", "prefer-latest", "sql-preconnect", "kvstore-preconnect"]);
-
-/** Whether rt accepts the flag: its feature has landed. */
-export function isReady(flag: FlagSpec): boolean {
-  return READY_OWNERS.has(flag.owner) && !PENDING_FLAGS.has(flag.name);
-}
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */

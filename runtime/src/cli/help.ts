@@ -1,5 +1,5 @@
 // `rt --help`, generated from the flag table.
-import { COMMANDS, FLAG_GROUPS, FLAGS, READY_OWNERS, isReady, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
 
 declare const RT_VERSION: string;
 
@@ -17,7 +17,7 @@ export function helpText(): string {
     "       rt [flags] -e <code> | -p <code> | run - (code from stdin)",
     "",
     "Commands:",
-    ...Object.entries(COMMANDS).map(([name, command]) => row(`  ${name}`, command.help + soon(READY_OWNERS.has(command.owner)))),
+    ...Object.entries(COMMANDS).map(([name, command]) => row(`  ${name}`, command.help)),
   ];
   for (const [group, title] of Object.entries(FLAG_GROUPS)) {
     lines.push("", `${title}:`);
@@ -26,7 +26,6 @@ export function helpText(): string {
   lines.push(
     "",
     "Flags go right after `rt` (or `rt run`); everything after the file name reaches the program in process.argv.",
-    "Flags marked (not supported yet) are reserved and refused until their feature lands.",
     "",
   );
   return lines.join("\n");
@@ -42,11 +41,7 @@ function flagRow(flag: FlagSpec): string {
     value = flag.optionalValue ? `[=${placeholder.replace(/^\[|\]$/g, "")}]` : `=${placeholder}`;
   }
   const defaultText = flag.default !== undefined ? ` (default: ${flag.default})` : "";
-  return row(`  ${names}${value}`, flag.help + defaultText + soon(isReady(flag)));
-}
-
-function soon(ready: boolean): string {
-  return ready ? "" : " (not supported yet)";
+  return row(`  ${names}${value}`, flag.help + defaultText);
 }
 
 function row(left: string, right: string): string {

@@ -14,7 +14,7 @@ import { applyStartupOptions } from "../process/startup-options.js";
 import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
 import type { Invocation } from "./prepare.js";
-import { assertSupported, parseArgs, type ParsedArgs } from "./parse.js";
+import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
@@ -24,7 +24,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined): vo
   let running: Promise<void>;
   try {
     const parsed = parseArgs(argv);
-    assertSupported(parsed);
+    assertFlagsFitCommand(parsed);
     changeDirectory(parsed.values.cwd as string | undefined);
     // rt build --watch rebuilds in place (esbuild watches); only programs run under the supervisor.
     if (parsed.values.watch === true && parsed.command !== "build" && !isWatchChild()) {

@@ -1,5 +1,5 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, READY_OWNERS, flagByName, isReady, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAGS, flagByName, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
@@ -102,15 +102,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   };
 }
 
-/** Flags and commands whose feature has not landed yet are refused, never silently ignored. */
-export function assertSupported(parsed: ParsedArgs): void {
+/** A flag of one command (e.g. rt build's --outdir) given to another is refused, never ignored. */
+export function assertFlagsFitCommand(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
-    if (!isReady(flag)) throw new UsageError(`${display(flag)} is not supported yet`);
     if (flag.command && parsed.command !== flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
-  }
-  if (parsed.command && !READY_OWNERS.has(COMMANDS[parsed.command].owner)) {
-    throw new UsageError(`"rt ${parsed.command}" is not supported yet`);
   }
 }
 

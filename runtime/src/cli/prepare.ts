@@ -9,11 +9,13 @@ import { parseInspectorAddress } from "../inspector/address.js";
 import { startInspector, type InspectorMode } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
+import { AutoInstaller } from "../install/auto-install.js";
 import { TranspileCache } from "../transpile/cache.js";
 import { resolutionSettings, transpileSettings } from "../transpile/options.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { applyNetworkFlags } from "../net/flags.js";
+import { preconnectStores } from "../stores/load.js";
 import { HotReloader } from "../watch/hot.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
 import type { FlagValues } from "./parse.js";
@@ -53,6 +55,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
     addons: values["no-addons"] !== true,
     tracker: hot ?? watchReporter(),
     macros: { allowed: transpile.macros, values, cacheRoot },
+    installer: AutoInstaller.fromFlags(values, cacheRoot),
   });
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();
@@ -66,6 +69,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
   installNamespace(entry, { port: values.port as number | undefined });
+  preconnectStores(values);
   if (cache) process.once("exit", () => cache.pruneIfDue());
   // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs
   // before a client attaches.

@@ -1,10 +1,10 @@
 // rtfig.toml: defaults for the flag table, merged under the command line. Found at `--config
 // <file>` or `<cwd>/rtfig.toml`; without either nothing is read or loaded but one stat.
-// Unknown keys (and keys of features that have not landed) are warnings naming file:line:col;
+// Unknown keys are warnings naming file:line:col;
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { flagByName, isReady, type FlagSpec } from "../cli/flags.js";
+import { flagByName, type FlagSpec } from "../cli/flags.js";
 import { display, type FlagValue, type FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
@@ -60,10 +60,6 @@ function readConfig(file: string): FlagValues {
         const commandLineOnly = flagByName(key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
         if (commandLineOnly) warn(`${at}: "${qualified(table, key)}" (${display(commandLineOnly)}) applies to one invocation: give it on the command line; ignored`);
         else warn(`${at}: unknown key "${qualified(table, key)}"${suggestion(table, key)}; ignored`);
-        continue;
-      }
-      if (!isReady(flag)) {
-        warn(`${at}: "${qualified(table, key)}" (${display(flag)}) is not supported yet; ignored`);
         continue;
       }
       const name = flag.aliasOf ?? flag.name;

@@ -14,6 +14,7 @@ import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
+import type { AutoInstaller } from "../install/auto-install.js";
 
 export interface LoaderSettings {
   readonly transpile: TranspileSettings;
@@ -27,6 +28,8 @@ export interface LoaderSettings {
   readonly tracker?: ModuleTracker;
   /** How macro imports run (or are refused), as in `rt build`. */
   readonly macros: MacroContext;
+  /** Bare imports from the auto-install cache; undefined under --no-install. */
+  readonly installer?: AutoInstaller;
 }
 
 /** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
@@ -125,10 +128,26 @@ export class ModuleLoader {
     }
     const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
     const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
+    const installer = this.settings.installer;
+    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
+    const fromCache = () => {
+      const located = installer!.locate(specifier, parentPath);
+      // require() resolves from the parent module, not from a parentURL given to nextResolve:
+      // a require function made inside the cache entry resolves there (through these hooks,
+      // which leave its node_modules lookup to Node).
+      if (!context.conditions.includes("require")) return nextResolve(located.specifier, { ...context, conditions, parentURL: located.parentURL });
+      return { url: pathToFileURL(installer!.withoutInstalling(() => createRequire(located.parentURL).resolve(located.specifier))).href, shortCircuit: true };
+    };
     try {
-      return nextResolve(specifier, { ...context, conditions });
+      if (strategy === "cache") return fromCache();
+      try {
+        return nextResolve(specifier, { ...context, conditions });
+      } catch (error) {
+        if (strategy === "fallback" && isNotFound(error) && installer!.isMissing(specifier, parentPath)) return fromCache();
+        throw error;
+      }
     } catch (error) {
-      if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") throw moduleNotFound(specifier, parentPath);
+      if (isNotFound(error)) throw moduleNotFound(specifier, parentPath);
       throw error;
     }
   }
@@ -269,6 +288,15 @@ function macroNotExpanded(specifier: string, parentURL: string | undefined, allo
     `${parent}: macro import of "${specifier}" that rt cannot expand: macros are expanded in the static imports of files rt transpiles (.ts, .tsx, .jsx, any file under --define/--drop) and in rt build, not in plain JavaScript that Node loads as it is or in import()`,
     "ERR_MACRO_USE",
   );
+}
+
+/** A package name (not a built-in, a `#` import or a URL such as `data:`), maybe with a subpath. */
+function isPackageSpecifier(specifier: string): boolean {
+  return !isBuiltin(specifier) && !specifier.startsWith("#") && !/^[a-z][a-z\d+.-]*:/i.test(specifier);
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND";
 }
 
 function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
