@@ -55,13 +55,14 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
   if (running.size === 0) listen(true);
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1.5 ms).
   const started = process.hrtime.bigint();
-  const child = spawn(launch.file, launch.args, {
-    cwd,
-    env,
-    stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit",
-    detached: POSIX,
-    windowsVerbatimArguments: launch.verbatim,
-  });
+  const start = ({ file, args, verbatim }: Launch): ChildProcess =>
+    spawn(file, args, { cwd, env, stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit", detached: POSIX, windowsVerbatimArguments: verbatim });
+  let child = start(launch);
+  // No pid: the program did not start (its error event follows, and is not rt's to report).
+  if (child.pid === undefined && launch.fallback) {
+    child.once("error", () => {});
+    child = start(launch.fallback());
+  }
   running.add(child);
   if (received) signalGroup(child, received);
   const outcome = new Promise<Outcome>((resolve, reject) => {
