@@ -69,8 +69,9 @@ await Promise.all([
     // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store.
     external: ["esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring"],
   }),
-  // The inspector's server thread; ws loads from node_modules when a client connects.
-  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["ws"] }),
+  // The inspector's server thread (ws loads from node_modules when a client connects), and what
+  // starts it, which the launcher loads before the CLI when a debugger flag is given.
+  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts", "inspector-thread": "src/inspector/thread.ts" }, external: ["ws"] }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({
     ...common,

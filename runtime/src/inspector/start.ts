@@ -10,6 +10,7 @@ import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
 import { STATE, type InspectorSettings } from "./shared.js";
+import { startInspectorThread } from "./thread.js";
 
 export type InspectorMode = "inspect" | "inspect-wait" | "inspect-brk";
 
@@ -40,14 +41,12 @@ export function inspectorMode(values: FlagValues): { mode: InspectorMode; value:
 let booting: Worker | undefined;
 
 /**
- * Starts the server thread as soon as the command line asks for a debugger: a thread takes
- * ~25-35 ms to boot, longer than rt takes to load the program, so it boots meanwhile and waits
- * for startInspector's settings (it listens only then; unused, it ends with the process).
+ * Starts the server thread as soon as the command line asks for a debugger (unless the launcher
+ * already did and hands it over): a thread takes ~25-35 ms to boot, longer than rt takes to load
+ * the program, so it boots meanwhile and listens once startInspector sends its settings.
  */
-export function bootInspectorThread(): void {
-  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
-  booting ??= new Worker(path.join(__dirname, "inspector-worker.cjs"), { stdout: false, stderr: false });
-  booting.unref();
+export function bootInspectorThread(started?: Worker): void {
+  booting ??= started ?? startInspectorThread();
 }
 
 /** Hands the server thread (booted now if it was not yet) where to listen and what it debugs. */
