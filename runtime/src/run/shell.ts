@@ -45,16 +45,16 @@ const SHELL_NAMES = new Set(
  * `command` as the program it names and its words, when the shell would do nothing but exec it:
  * plain words only (no quotes, variables, globs, redirections, operators or comments), the first
  * neither a shell name nor an assignment nor a path, and no environment that makes the shell
- * run code first (BASH_ENV, ENV, exported functions; zsh's ~/.zshenv is skipped, but zsh is the
- * system shell only where neither bash nor sh is on PATH). The spawn itself looks the program
- * up on the script's PATH (execvp: a file without `#!` runs in sh, as under npm); if none
- * starts, the shell runs the command and reports it as it would.
+ * run code first or trace (BASH_ENV, ENV, exported functions, SHELLOPTS/BASHOPTS; zsh's
+ * ~/.zshenv is skipped, but zsh is the system shell only where neither bash nor sh is on PATH).
+ * The spawn itself looks the program up on the script's PATH (execvp: a file without `#!` runs
+ * in sh, as under npm); if none starts, the shell runs the command and reports it as it would.
  */
 function simpleCommand(command: string, env: NodeJS.ProcessEnv): Launch | undefined {
   const words = command.trim().split(/[ \t]+/);
   const name = words[0]!;
   if (!words.every((word) => SAFE_WORD.test(word)) || SHELL_NAMES.has(name) || name.includes("=") || name.includes("/")) return undefined;
-  if (env.BASH_ENV || env.ENV || Object.keys(env).some((key) => key.startsWith("BASH_FUNC_"))) return undefined;
+  if (env.BASH_ENV || env.ENV || env.SHELLOPTS || env.BASHOPTS || Object.keys(env).some((key) => key.startsWith("BASH_FUNC_"))) return undefined;
   return { file: name, args: words.slice(1), fallback: () => shellInvocation("system", command) };
 }
 
