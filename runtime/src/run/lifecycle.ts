@@ -1,5 +1,6 @@
 // A script's lifecycle: `pre<name>`, `<name>` (with the user's arguments appended), `post<name>`,
-// each in its own shell, in the package's directory, with npm's environment for that step.
+// each in its own shell (a simple command without one: see shell.ts), in the package's
+// directory, with npm's environment for that step.
 import type { Manifest } from "./manifest.js";
 import { startChild, type ChildRun } from "./process.js";
 import { appendArguments, scriptInvocation, type ShellKind } from "./shell.js";
