@@ -57,12 +57,7 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
   const started = process.hrtime.bigint();
   const start = ({ file, args, verbatim }: Launch): ChildProcess =>
     spawn(file, args, { cwd, env, stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit", detached: POSIX, windowsVerbatimArguments: verbatim });
-  let child = start(launch);
-  // No pid: the program did not start (its error event follows, and is not rt's to report).
-  if (child.pid === undefined && launch.fallback) {
-    child.once("error", () => {});
-    child = start(launch.fallback());
-  }
+  const child = startOrFallBack(launch, start);
   running.add(child);
   if (received) signalGroup(child, received);
   const outcome = new Promise<Outcome>((resolve, reject) => {
@@ -77,6 +72,21 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
     });
   });
   return { outcome, stdout: child.stdout, stderr: child.stderr, interrupt: (signal) => signalGroup(child, signal) };
+}
+
+/** `launch` started, or its fallback when it does not start (not found, not executable). */
+function startOrFallBack(launch: Launch, start: (launch: Launch) => ChildProcess): ChildProcess {
+  if (!launch.fallback) return start(launch);
+  let child: ChildProcess | undefined;
+  try {
+    child = start(launch);
+  } catch {
+    // Not startable at all (a symlink loop, say): the fallback reports it.
+  }
+  if (child?.pid !== undefined) return child;
+  // No pid: its error event follows, and is not rt's to report.
+  child?.once("error", () => {});
+  return start(launch.fallback());
 }
 
 function listen(on: boolean): void {
