@@ -90,8 +90,9 @@ await Promise.all([
     // and npm-package-arg in the auto-install process.
     external: ["pacote", "npm-package-arg", "ini", "esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "postgres", "@redis/client"],
   }),
-  // The inspector's server thread; ws loads from node_modules when a client connects.
-  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts" }, external: ["ws"] }),
+  // The inspector's server thread (ws loads from node_modules when a client connects), and what
+  // starts it, which the launcher loads before the CLI when a debugger flag is given.
+  build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts", "inspector-thread": "src/inspector/thread.ts" }, external: ["ws"] }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({
     ...common,

@@ -16,4 +16,13 @@ if (major < 22 || (major === 22 && minor < 15)) {
 const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
 const cacheRoot = home ? `${home}/rt` : undefined;
 if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
-require("../dist/cli.cjs").main(process.argv.slice(2), cacheRoot);
+const args = process.argv.slice(2);
+// A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
+// program: when one of rt's own flags (those before the first other argument) asks for a
+// debugger, it starts before the CLI loads. The CLI still decides; an unused thread never listens.
+// (Not under --watch: the supervisor runs no program; the process it starts boots its own.)
+const firstOther = args.findIndex((arg) => !arg.startsWith("-"));
+const ownFlags = firstOther === -1 ? args : args.slice(0, firstOther);
+const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
+const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
+require("../dist/cli.cjs").main(args, cacheRoot, inspectorThread);

@@ -113,6 +113,16 @@ describe("scripts in a shell", () => {
     same(loop, { stdout: "loop 1\nloop 2\n", stderr: "$ for i in 1 2; do echo loop $i; done\n" });
   });
 
+  test("a simple command starts without the shell, as the shell would start it: PATH lookup, PWD, and the shell's own report when nothing starts", { skip: process.platform !== "linux" && "reads /proc" }, () => {
+    same(rt(["run", "parent"], { cwd: plain }), { stdout: "node\n", stderr: "$ parent-exe\n" });
+    same(rt(["run", "parent-of-pipe"], { cwd: plain }), { stdout: "bash\n", stderr: "$ parent-exe | cat\n" });
+    same(rt(["run", "pwd-env"], { cwd: path.join(plain, "nested", "deeper") }), { stdout: `${plain}\n`, stderr: "$ printenv PWD\n" });
+    assert.match(rt(["run", "no-shebang"], { cwd: plain }).stdout, /^no #! line, run by /);
+    const missing = rt(["run", "missing"], { cwd: plain });
+    assert.equal(missing.code, 127);
+    assert.match(missing.stderr, /^\$ no-such-program --version\n(\/\S+\/)?bash: (line 1: )?no-such-program: command not found\nerror: script "missing" exited with code 127\n$/);
+  });
+
   test("arguments after the name are appended, shell-quoted so each stays one word and none runs as code", () => {
     const result = rt(["run", "words", "a", "b c", "it's", "$HOME", "", "--x=1", "`id`"], { cwd: plain });
     same(result, {

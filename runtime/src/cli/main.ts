@@ -1,4 +1,5 @@
 // rt's command line: parse argv with the flag table, then hand over to one command module.
+import type { Worker } from "node:worker_threads";
 import { ProgramError, UsageError } from "../errors.js";
 import { buildCommand } from "./commands/build.js";
 import { evalCode, printCode, runStdin } from "./commands/eval.js";
@@ -8,6 +9,7 @@ import { resolveRunTarget } from "../run/target.js";
 import { secretsCommand } from "./commands/secrets.js";
 import { helpText } from "./help.js";
 import { loadEnvFiles } from "../config/env-files.js";
+import { bootInspectorThread, inspectorMode } from "../inspector/start.js";
 import { withConfig } from "../config/rtfig.js";
 import { changeDirectory } from "../process/cwd.js";
 import { applyStartupOptions } from "../process/startup-options.js";
@@ -18,8 +20,11 @@ import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
-/** Called by the launcher (bin/rt.cjs) with rt's arguments and the directory for its caches. */
-export function main(argv: readonly string[], cacheRoot: string | undefined): void {
+/**
+ * Called by the launcher (bin/rt.cjs) with rt's arguments, the directory for its caches and the
+ * inspector's server thread if the launcher started it already.
+ */
+export function main(argv: readonly string[], cacheRoot: string | undefined, inspectorThread?: Worker): void {
   // Not awaited: an awaiting caller would appear in the async stack trace of every user error.
   let running: Promise<void>;
   try {
@@ -33,6 +38,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined): vo
       const values = withConfig(parsed.values);
       // Before the env files: a restarted process reads them itself, from the real environment.
       applyStartupOptions(values, argv);
+      if (inspectorMode(values)) bootInspectorThread(inspectorThread);
       loadEnvFiles(values);
       running = dispatch({ ...parsed, values }, cacheRoot);
     }

@@ -6,7 +6,7 @@ import { installStackTraces } from "../diagnostics/stack.js";
 import { installUncaughtReport } from "../diagnostics/uncaught.js";
 import { installVerboseFetch } from "../diagnostics/verbose-fetch.js";
 import { parseInspectorAddress } from "../inspector/address.js";
-import { startInspector, type InspectorMode } from "../inspector/start.js";
+import { inspectorMode, startInspector } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { AutoInstaller } from "../install/auto-install.js";
@@ -75,13 +75,4 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   // before a client attaches.
   debuggerHandle?.beforeEntry();
   return { loader, entry, hot };
-}
-
-/** The debugger flag given, the most waiting one first if several are. */
-function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
-  for (const mode of ["inspect-brk", "inspect-wait", "inspect"] as const) {
-    const value = values[mode];
-    if (typeof value === "string") return { mode, value };
-  }
-  return undefined;
 }

@@ -1,7 +1,8 @@
 // What the main thread and the inspector's server thread share: startup data and a small
 // block of shared memory the main thread can wait on (Atomics.wait) without running JS.
 
-export interface InspectorWorkerData {
+/** The server thread's settings, its first message (it boots before rt knows the entry). */
+export interface InspectorSettings {
   readonly host: string;
   readonly port: number;
   /** The entry's path and URL, for /json/list. */

@@ -5,9 +5,12 @@
 import { writeSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Worker } from "node:worker_threads";
+import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
-import { STATE, type InspectorWorkerData } from "./shared.js";
+import { STATE, type InspectorSettings } from "./shared.js";
+import { startInspectorThread } from "./thread.js";
 
 export type InspectorMode = "inspect" | "inspect-wait" | "inspect-brk";
 
@@ -26,22 +29,40 @@ export interface InspectorHandle {
   beforeEntry(): void;
 }
 
-/** Starts the server thread now, so it boots while rt loads the program. */
+/** The debugger flag given, the most waiting one first if several are. */
+export function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
+  for (const mode of ["inspect-brk", "inspect-wait", "inspect"] as const) {
+    const value = values[mode];
+    if (typeof value === "string") return { mode, value };
+  }
+  return undefined;
+}
+
+let booting: Worker | undefined;
+
+/**
+ * Starts the server thread as soon as the command line asks for a debugger (unless the launcher
+ * already did and hands it over): a thread takes ~25-35 ms to boot, longer than rt takes to load
+ * the program, so it boots meanwhile and listens once startInspector sends its settings.
+ */
+export function bootInspectorThread(started?: Worker): void {
+  booting ??= started ?? startInspectorThread();
+}
+
+/** Hands the server thread (booted now if it was not yet) where to listen and what it debugs. */
 export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);
-  const entryUrl = pathToFileURL(entry).href;
-  const workerData: InspectorWorkerData = {
+  const settings: InspectorSettings = {
     host: address.host,
     port: address.port,
     entry,
-    entryUrl,
+    entryUrl: pathToFileURL(entry).href,
     breakOnStart: mode === "inspect-brk",
     uiDirectory: path.join(__dirname, "inspector-ui"),
     shared,
   };
-  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
-  const worker = new Worker(path.join(__dirname, "inspector-worker.cjs"), { workerData, stdout: false, stderr: false });
-  worker.unref();
+  bootInspectorThread();
+  booting!.postMessage(settings);
   // Chosen here, while the thread boots: an unguessable session id unless a prefix was given.
   const id = address.prefix ?? (require("node:crypto") as typeof import("node:crypto")).randomUUID();
   const idBytes = Buffer.from(id, "latin1");

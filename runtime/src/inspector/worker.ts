@@ -3,22 +3,24 @@
 // per client bridged to a V8 inspector session connected to the main thread.
 //
 // Startup is on the critical path of `rt --inspect` (the program waits for the banner, which
-// needs the port): this thread loads only node:http before it listens; the WebSocket library,
-// the inspector module and the web debugger's files load when a client first needs them.
+// needs the port): the thread boots while rt loads the program, gets its settings as its first
+// message and listens with a plain TCP server; node:http, the WebSocket library, the inspector
+// module and the web debugger's files load when a client first needs them.
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Session as InspectorSession } from "node:inspector";
-import { isIP } from "node:net";
+import { createServer as createTcpServer, isIP } from "node:net";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
-import { STATE, type InspectorWorkerData } from "./shared.js";
+import { STATE, type InspectorSettings } from "./shared.js";
 
 declare const RT_VERSION: string;
 
-const data = workerData as InspectorWorkerData;
-const state = new Int32Array(data.shared);
+// Set by the first message, before the server listens: every request handler can use them.
+let data!: InspectorSettings;
+let state!: Int32Array;
 
 /** The WebSocket path: the session id the main thread chose (written before the banner). */
 function wsPath(): string | undefined {
@@ -31,32 +33,43 @@ function newSession(): InspectorSession {
   return new Session();
 }
 
-const server = createServer(serveHttp);
+let http: HttpServer | undefined;
 let sockets: WebSocketServer | undefined;
 
-server.on("upgrade", (request, socket, head) => {
-  const refusal = refuse(request);
-  if (refusal || new URL(request.url ?? "/", "http://x").pathname !== wsPath()) {
-    socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
-    return;
-  }
-  sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
-  sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
-});
+/** The HTTP side, created for the first connection: every accepted socket is handed to it. */
+function httpServer(): HttpServer {
+  if (http) return http;
+  http = (require("node:http") as typeof import("node:http")).createServer(serveHttp);
+  http.on("upgrade", (request: IncomingMessage, socket, head) => {
+    const refusal = refuse(request);
+    if (refusal || new URL(request.url ?? "/", "http://x").pathname !== wsPath()) {
+      socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+    sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
+  });
+  return http;
+}
 
-server.on("error", (error: NodeJS.ErrnoException) => {
-  Atomics.store(state, STATE.error, error.code === "EADDRINUSE" ? 1 : error.code === "EACCES" ? 2 : error.code === "EADDRNOTAVAIL" ? 3 : 4);
-  Atomics.store(state, STATE.phase, 2);
-  Atomics.notify(state, STATE.phase);
+parentPort!.once("message", (settings: InspectorSettings) => {
+  data = settings;
+  state = new Int32Array(data.shared);
+  breakOnStartPending = data.breakOnStart;
+  const server = createTcpServer((socket) => httpServer().emit("connection", socket));
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    Atomics.store(state, STATE.error, error.code === "EADDRINUSE" ? 1 : error.code === "EACCES" ? 2 : error.code === "EADDRNOTAVAIL" ? 3 : 4);
+    Atomics.store(state, STATE.phase, 2);
+    Atomics.notify(state, STATE.phase);
+  });
+  server.listen(data.port, data.host, () => {
+    const address = server.address();
+    Atomics.store(state, STATE.port, typeof address === "object" && address ? address.port : 0);
+    Atomics.store(state, STATE.phase, 1);
+    Atomics.notify(state, STATE.phase);
+  });
+  // (The main thread unrefs this thread: the server does not keep the program alive.)
 });
-
-server.listen(data.port, data.host, () => {
-  const address = server.address();
-  Atomics.store(state, STATE.port, typeof address === "object" && address ? address.port : 0);
-  Atomics.store(state, STATE.phase, 1);
-  Atomics.notify(state, STATE.phase);
-});
-// (The main thread unrefs this thread: the server does not keep the program alive.)
 
 /**
  * DNS-rebinding protection, as Node's inspector does: the Host must be an IP literal or
@@ -118,7 +131,7 @@ function serveHttp(request: IncomingMessage, response: ServerResponse): void {
 }
 
 /** --inspect-brk's stop happens once, for the first client that lets the program run. */
-let breakOnStartPending = data.breakOnStart;
+let breakOnStartPending = false;
 
 /** JSON-RPC error codes the protocol uses. */
 const PARSE_ERROR = -32700;

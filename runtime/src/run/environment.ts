@@ -47,6 +47,9 @@ export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, s
   if (lifecycle) {
     env.npm_lifecycle_event = lifecycle.event;
     env.npm_lifecycle_script = lifecycle.script;
+    // A script runs in its package's directory: PWD names it, as the shell would set it (a
+    // simple command starts without one), unless the inherited PWD already does.
+    if (manifest && manifest.dir !== process.cwd()) env.PWD = manifest.dir;
   }
   return env;
 }

@@ -1,8 +1,9 @@
 // A script's lifecycle: `pre<name>`, `<name>` (with the user's arguments appended), `post<name>`,
-// each in its own shell, in the package's directory, with npm's environment for that step.
+// each in its own shell (a simple command without one: see shell.ts), in the package's
+// directory, with npm's environment for that step.
 import type { Manifest } from "./manifest.js";
 import { startChild, type ChildRun } from "./process.js";
-import { appendArguments, shellInvocation, type ShellKind } from "./shell.js";
+import { appendArguments, scriptInvocation, type ShellKind } from "./shell.js";
 import { scriptEnvironment } from "./environment.js";
 
 export interface Step {
@@ -34,5 +35,5 @@ export function lifecycleSteps(manifest: Manifest, name: string, args: readonly 
 
 export function startStep(manifest: Manifest, step: Step, settings: ScriptSettings, pipe: boolean): ChildRun {
   const env = scriptEnvironment(manifest, { lifecycle: { event: step.name, script: step.script }, shimDir: settings.shimDir });
-  return startChild(shellInvocation(settings.shell, step.command), { cwd: manifest.dir, env, pipe });
+  return startChild(scriptInvocation(settings.shell, step.command, env), { cwd: manifest.dir, env, pipe });
 }

@@ -55,13 +55,9 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
   if (running.size === 0) listen(true);
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1.5 ms).
   const started = process.hrtime.bigint();
-  const child = spawn(launch.file, launch.args, {
-    cwd,
-    env,
-    stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit",
-    detached: POSIX,
-    windowsVerbatimArguments: launch.verbatim,
-  });
+  const start = ({ file, args, verbatim }: Launch): ChildProcess =>
+    spawn(file, args, { cwd, env, stdio: pipe ? ["ignore", "pipe", "pipe"] : "inherit", detached: POSIX, windowsVerbatimArguments: verbatim });
+  const child = startOrFallBack(launch, start);
   running.add(child);
   if (received) signalGroup(child, received);
   const outcome = new Promise<Outcome>((resolve, reject) => {
@@ -76,6 +72,21 @@ export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): Ch
     });
   });
   return { outcome, stdout: child.stdout, stderr: child.stderr, interrupt: (signal) => signalGroup(child, signal) };
+}
+
+/** `launch` started, or its fallback when it does not start (not found, not executable). */
+function startOrFallBack(launch: Launch, start: (launch: Launch) => ChildProcess): ChildProcess {
+  if (!launch.fallback) return start(launch);
+  let child: ChildProcess | undefined;
+  try {
+    child = start(launch);
+  } catch {
+    // Not startable at all (a symlink loop, say): the fallback reports it.
+  }
+  if (child?.pid !== undefined) return child;
+  // No pid: its error event follows, and is not rt's to report.
+  child?.once("error", () => {});
+  return start(launch.fallback());
 }
 
 function listen(on: boolean): void {

@@ -15,7 +15,7 @@ import { foremanReporter } from "../../run/output/foreman.js";
 import { liveReporter } from "../../run/output/live.js";
 import { prefixedReporter } from "../../run/output/prefixed.js";
 import { isTerminal } from "../../run/output/style.js";
-import { writeFully } from "../../run/output/write.js";
+import { exitWith, writeFully } from "../../run/output/write.js";
 import { runTasks } from "../../run/scheduler.js";
 import type { ShellKind } from "../../run/shell.js";
 import { scriptNotFound, type RunTarget } from "../../run/target.js";
@@ -32,9 +32,9 @@ export async function runTarget(target: Exclude<RunTarget, { kind: "file" }>, in
   if (target.kind === "absent") return;
   const settings = scriptSettings(invocation.values, invocation.cacheRoot);
   if (target.kind === "script") {
-    process.exitCode = await runScriptInForeground(target.manifest, target.name, withoutSeparator(invocation.args), settings);
+    exitWith(await runScriptInForeground(target.manifest, target.name, withoutSeparator(invocation.args), settings));
   } else {
-    process.exitCode = await runExecutableInForeground(target.file, invocation.args, findManifest(process.cwd()), settings.shimDir);
+    exitWith(await runExecutableInForeground(target.file, invocation.args, findManifest(process.cwd()), settings.shimDir));
   }
 }
 
@@ -67,11 +67,11 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
   }
   const elideLines = (values["elide-lines"] ?? flagByName("elide-lines")!.default) as number;
   const reporter = several ? foremanReporter(tasks) : isTerminal(1) ? liveReporter(elideLines) : prefixedReporter();
-  process.exitCode = await runTasks(values.sequential ? dependencyOrder(tasks) : tasks, scriptSettings(values, invocation.cacheRoot), {
+  exitWith(await runTasks(values.sequential ? dependencyOrder(tasks) : tasks, scriptSettings(values, invocation.cacheRoot), {
     sequential: values.sequential === true,
     stopOnFailure: several && values["no-exit-on-error"] !== true,
     interrupt: values.parallel === true,
-  }, reporter);
+  }, reporter));
 }
 
 /** The packages a run or a listing covers: --filter/--workspaces ones, else the cwd's package. */

@@ -28,3 +28,13 @@ export function writeFully(fd: 1 | 2, text: string): void {
     }
   }
 }
+
+/**
+ * Ends rt with `code` now that its scripts are done: process.exit skips Node's teardown of the
+ * event loop and heap (~1 ms of every `rt run`). Output still queued on a non-blocking
+ * descriptor must drain first, so then rt only sets the code and lets the loop end.
+ */
+export function exitWith(code: number): void {
+  if (queued.size === 0) process.exit(code);
+  process.exitCode = code;
+}
