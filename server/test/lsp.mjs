@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { fork, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { after } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createProtocolConnection,
@@ -21,6 +22,12 @@ const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
 
 export const uriOf = (file) => pathToFileURL(file).href;
 
+// A test that fails before shutdown() leaves its server running: end them all with the file.
+const children = new Set();
+after(() => {
+  for (const child of children) child.kill();
+});
+
 /** A started server with an initialized connection. `close()` shuts it down properly. */
 export async function startServer({ transport = "stdio" } = {}) {
   const started = performance.now();
@@ -28,6 +35,8 @@ export async function startServer({ transport = "stdio" } = {}) {
     transport === "ipc"
       ? fork(SERVER, ["--node-ipc"], { stdio: ["ignore", "ignore", "pipe", "ipc"] })
       : spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   const connection =
@@ -36,8 +45,10 @@ export async function startServer({ transport = "stdio" } = {}) {
       : createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const diagnostics = new Map();
   const waiters = [];
+  const listeners = [];
   connection.onNotification("textDocument/publishDiagnostics", (params) => {
     diagnostics.set(params.uri, params);
+    for (const listener of listeners) listener(params);
     for (const waiter of [...waiters]) if (waiter.test(params)) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve(params);
   });
   connection.listen();
@@ -76,8 +87,8 @@ export async function startServer({ transport = "stdio" } = {}) {
     diagnosticsFor(uri, version) {
       return new Promise((resolve) => waiters.push({ test: (params) => params.uri === uri && params.version === version, resolve }));
     },
-    /** Every diagnostics notification received for `uri` so far (the latest). */
-    lastDiagnostics: (uri) => diagnostics.get(uri),
+    /** Calls `listener` with every diagnostics notification from now on. */
+    onDiagnostics: (listener) => listeners.push(listener),
     request: (method, file, extra = {}) => connection.sendRequest(method, { textDocument: { uri: uriOf(file) }, ...extra }),
     async shutdown() {
       await connection.sendRequest("shutdown");
