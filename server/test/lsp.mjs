@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { fork, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { after } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createProtocolConnection,
@@ -22,11 +21,12 @@ const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
 
 export const uriOf = (file) => pathToFileURL(file).href;
 
-// A test that fails before shutdown() leaves its server running: end them all with the file.
+// A test that fails before shutdown() leaves its server running: test files end them all with
+// `after(killServers)` (the benchmark uses this module too, without node:test).
 const children = new Set();
-after(() => {
+export function killServers() {
   for (const child of children) child.kill();
-});
+}
 
 /** A started server with an initialized connection. `close()` shuts it down properly. */
 export async function startServer({ transport = "stdio" } = {}) {

@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { assertGolden, FIXTURES, positionOf, REPO, startServer, uriOf } from "./lsp.mjs";
+import { assertGolden, FIXTURES, killServers, positionOf, REPO, startServer, uriOf } from "./lsp.mjs";
+
+after(killServers);
 
 const APP = path.join(FIXTURES, "app", "package.json");
 const APP_TEXT = readFileSync(APP, "utf8");

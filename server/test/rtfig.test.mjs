@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { assertGolden, FIXTURES, positionOf, startServer } from "./lsp.mjs";
+import { assertGolden, FIXTURES, killServers, positionOf, startServer } from "./lsp.mjs";
+
+after(killServers);
 
 const CONFIG = path.join(FIXTURES, "config", "rtfig.toml");
 const CONFIG_TEXT = readFileSync(CONFIG, "utf8");

@@ -3,8 +3,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { test } from "node:test";
-import { FIXTURES, positionOf, SERVER, startServer, uriOf } from "./lsp.mjs";
+import { after, test } from "node:test";
+import { FIXTURES, killServers, positionOf, SERVER, startServer, uriOf } from "./lsp.mjs";
+
+after(killServers);
 
 /** A package.json of `count` scripts, one a line, each calling the next one with rt run. */
 function bigPackageJson(count) {

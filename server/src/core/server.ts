@@ -16,7 +16,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnyKind } from "./kinds.js";
 
 /** How long after the last edit diagnostics run (well under a keystroke's interval). */
-const SETTLE_MS = 3;
+const SETTLE_MS = 2;
 
 export function startServer(connection: Connection, kinds: readonly AnyKind[], version: string): void {
   const documents = new TextDocuments(TextDocument);
