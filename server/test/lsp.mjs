@@ -111,10 +111,14 @@ export function positionOf(text, needle, { occurrence = 1, delta = 0 } = {}) {
   return { line: before.length - 1, character: before.at(-1).length };
 }
 
-/** Compares `value` (paths under the repository shown as <repo>) with server/test/golden/<name>.json. UPDATE_GOLDEN=1 rewrites. */
-export function assertGolden(name, value) {
-  const actual = `${JSON.stringify(value, null, 2).replaceAll(uriOf(REPO), "file:///<repo>/").replaceAll(REPO, "<repo>/")}\n`;
-  const file = path.join(GOLDEN, `${name}.json`);
+/**
+ * Compares `list` with server/test/golden/<name>.jsonl: one item a line, as JSON, paths under the
+ * repository shown as <repo>. UPDATE_GOLDEN=1 rewrites the file; a mismatch writes <name>.jsonl.actual.
+ */
+export function assertGolden(name, list) {
+  const lines = list.map((item) => JSON.stringify(item).replaceAll(uriOf(REPO), "file:///<repo>/").replaceAll(REPO, "<repo>/"));
+  const actual = `${lines.join("\n")}\n`;
+  const file = path.join(GOLDEN, `${name}.jsonl`);
   if (process.env.UPDATE_GOLDEN || !existsSync(file)) {
     mkdirSync(GOLDEN, { recursive: true });
     writeFileSync(file, actual);
