@@ -3,23 +3,16 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
-import { assertGolden, FIXTURES, killServers, positionOf, REPO, startServer, uriOf } from "./lsp.mjs";
+import { before, describe, test } from "node:test";
+import { assertGolden, FIXTURES, positionOf, REPO, uriOf } from "./lsp.mjs";
+import { sharedServer } from "./suite.mjs";
 
-after(killServers);
+const server = sharedServer();
 
 const APP = path.join(FIXTURES, "app", "package.json");
 const APP_TEXT = readFileSync(APP, "utf8");
 const MONOREPO = path.join(FIXTURES, "monorepo");
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  assert.equal(await server.shutdown(), 0);
-  assert.equal(server.stderr, "");
-});
 
 const hover = async (file, text, needle, options) => {
   const result = await server.request("textDocument/hover", file, { position: positionOf(text, needle, options) });

@@ -3,24 +3,17 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { assertGolden, FIXTURES, killServers, positionOf, startServer } from "./lsp.mjs";
+import { test } from "node:test";
+import { assertGolden, FIXTURES, positionOf } from "./lsp.mjs";
+import { sharedServer } from "./suite.mjs";
 
-after(killServers);
+const server = sharedServer();
 
 const CONFIG = path.join(FIXTURES, "config", "rtfig.toml");
 const CONFIG_TEXT = readFileSync(CONFIG, "utf8");
 // Documents the editor has open but never saved: the server reads the text it is sent.
 const SCRATCH = path.join(FIXTURES, "scratch", "rtfig.toml");
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  assert.equal(await server.shutdown(), 0);
-  assert.equal(server.stderr, "");
-});
 
 const line = (text, needle) => positionOf(text, needle).line;
 const rangeAt = (text, needle, length = needle.length) => {
