@@ -157,18 +157,19 @@ describe("package.json", () => {
 });
 
 describe("workspaces", () => {
+  const a = path.join(MONOREPO, "packages", "a", "package.json");
+  const b = path.join(MONOREPO, "packages", "b", "package.json");
+  const root = path.join(MONOREPO, "package.json");
+  const ROOT_TEXT = readFileSync(root, "utf8");
+
   test("each package of a monorepo gets its own lenses and is checked against its own scripts", async () => {
-    const a = path.join(MONOREPO, "packages", "a", "package.json");
-    const b = path.join(MONOREPO, "packages", "b", "package.json");
-    const root = path.join(MONOREPO, "package.json");
-    const [rootDiagnostics, aDiagnostics, bDiagnostics] = await Promise.all([server.open(root), server.open(a), server.open(b)]);
-    assert.deepEqual(rootDiagnostics.diagnostics, [], "--filter and --workspaces name the members' scripts");
+    const [aDiagnostics, bDiagnostics] = await Promise.all([server.open(a), server.open(b)]);
     assert.deepEqual(aDiagnostics.diagnostics, []);
     assert.deepEqual(
       bDiagnostics.diagnostics.map((diagnostic) => diagnostic.message),
       ['Script not found "a-build" (did you mean "build"?)'],
     );
-    for (const [file, scripts] of [[root, ["build", "test"]], [a, ["build", "test"]], [b, ["build"]]]) {
+    for (const [file, scripts] of [[a, ["build", "test"]], [b, ["build"]]]) {
       const lenses = await server.request("textDocument/codeLens", file);
       assert.deepEqual(
         lenses.map((lens) => [lens.command.command, lens.command.arguments[0]]),
@@ -178,5 +179,23 @@ describe("workspaces", () => {
         ]),
       );
     }
+  });
+
+  test("--filter and --workspaces: checked against the member packages, as rt selects them", async () => {
+    const { diagnostics } = await server.open(root);
+    assertGolden("workspace-diagnostics", diagnostics);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.range]),
+      [
+        [`Missing "test" script in package b (${path.join(MONOREPO, "packages", "b")}); add it, or pass --if-present to skip packages without it`, rangeAt(ROOT_TEXT, "test", 4, { occurrence: 2 })],
+        ['Script "lint" not found in 1 package matching "b"', rangeAt(ROOT_TEXT, "lint", 4, { occurrence: 2 })],
+        [`No workspace packages matched the filter "c*" (packages: a, b)`, rangeAt(ROOT_TEXT, "build", 5, { occurrence: 3 })],
+      ],
+    );
+    const hover = await server.request("textDocument/hover", root, { position: positionOf(ROOT_TEXT, "build", { occurrence: 2, delta: 1 }) });
+    assert.equal(hover.contents.value, "`build` runs in 2 workspace packages:\n  - `a`: `rt index.ts`\n  - `b`: `rt run a-build`");
+    const lenses = await server.request("textDocument/codeLens", root);
+    assert.equal(lenses.length, 10);
+    assert.deepEqual(lenses[0].command.arguments, [{ packageDir: MONOREPO, script: "build" }]);
   });
 });

@@ -7,3 +7,4 @@ export { ProgramError } from "../errors.js";
 export { unknownFlag } from "../cli/parse.js";
 // Suggestions worded as rt's own ("did you mean ...").
 export { closestMatches } from "../text.js";
+export { filterPackages, loadWorkspace, missingInPackage, noneHaveScript, type Workspace } from "./workspaces.js";

@@ -7,6 +7,7 @@ import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from "vsc
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
 import type { PackageJson } from "./model.js";
+import { workspaceSelection } from "./workspace.js";
 
 const SOURCE = "rt";
 
@@ -44,6 +45,8 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
         else if (!READY_OWNERS.has(flag.owner)) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} is not supported yet: rt refuses it`, "unsupported-flag");
       }
       const target = invocation.target;
+      const selection = workspaceSelection(invocation, model.dir);
+      if (target && selection && "error" in selection) add(target.start, target.end, DiagnosticSeverity.Error, selection.error.message, "not-found");
       // `rt build ...` is a built-in command, `rt -e`/`-p` evaluate code, --filter and friends
       // name scripts of other packages (or globs), and `$X` is only known when the shell runs.
       const elsewhere = invocation.flags.some(({ flag }) => flag && NO_SINGLE_TARGET.has(flag.name));

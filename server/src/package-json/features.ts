@@ -11,6 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Word } from "../core/shell-words.js";
 import { rangeOf, touches } from "../core/text.js";
 import type { PackageJson, Script } from "./model.js";
+import { workspaceSelection } from "./workspace.js";
 import { rtInvocation, type RtInvocation } from "./rt-command.js";
 
 /** The one argument of the rt.runScript / rt.debugScript commands (the extension's contract). */
@@ -141,6 +142,12 @@ function describeScript(model: PackageJson, script: Script): string {
 }
 
 function describeRtTarget(model: PackageJson, invocation: RtInvocation, target: Word): string {
+  const selection = workspaceSelection(invocation, model.dir);
+  if (selection && "error" in selection) return selection.error.message;
+  if (selection) {
+    const runs = selection.packages.map((manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``);
+    return `\`${selection.script}\` runs in ${runs.length} workspace ${runs.length === 1 ? "package" : "packages"}:${runs.join("")}`;
+  }
   const forced = invocation.command?.text === "run";
   const resolved = resolveRunTarget(target.text, { forced, ifPresent: true, cwd: model.dir, manifest: model.manifest });
   return describeTarget(`rt ${forced ? "run " : ""}${target.text}`, resolved, model.dir);

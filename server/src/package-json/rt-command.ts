@@ -11,6 +11,8 @@ export interface RtFlag {
   readonly shown: string;
   /** Undefined for an unknown flag. */
   readonly flag?: FlagSpec;
+  /** The flag's value (`rt` of `--shell=rt` or `--shell rt`), if it takes one. */
+  readonly value?: string;
 }
 
 export interface RtInvocation {
@@ -53,18 +55,23 @@ export function rtInvocation(command: ShellCommand): RtInvocation | undefined {
       const shown = arg.slice(0, eq === -1 ? undefined : eq);
       const flag = flagByName(shown.slice(2));
       const known = flag && flag.name.length > 1 ? flag : undefined;
-      flags.push({ word, shown, flag: known });
+      const takesNext = known && eq === -1 && known.type !== "boolean" && !known.optionalValue;
+      flags.push({ word, shown, flag: known, value: eq !== -1 ? arg.slice(eq + 1) : takesNext ? words[i + 1]?.text : undefined });
       if (known?.name === "filter" || known?.name === "workspaces") selectsPackages = true;
-      if (known && eq === -1 && known.type !== "boolean" && !known.optionalValue) i++;
+      if (takesNext) i++;
       continue;
     }
     // Short flags: -hv, -e <code>, -r./setup.ts
     for (let j = 1; j < arg.length; j++) {
       const flag = flagByShort(arg[j]!);
-      flags.push({ word, shown: `-${arg[j]}`, flag });
-      if (flag?.name === "filter") selectsPackages = true;
-      if (!flag || flag.type === "boolean") continue;
-      if (j === arg.length - 1) i++;
+      if (!flag || flag.type === "boolean") {
+        flags.push({ word, shown: `-${arg[j]}`, flag });
+        continue;
+      }
+      const rest = arg.slice(j + 1).replace(/^=/, "");
+      flags.push({ word, shown: `-${arg[j]}`, flag, value: rest || words[i + 1]?.text });
+      if (flag.name === "filter") selectsPackages = true;
+      if (!rest) i++;
       break;
     }
   }
