@@ -21,7 +21,7 @@ const rangeAt = (text, needle, length = needle.length) => {
   return { start, end: { line: start.line, character: start.character + length } };
 };
 
-test("diagnostics from the schema: unknown keys, wrong types, values outside an enum, each where it is written", async () => {
+test("diagnostics from the schema: unknown keys, wrong types, values outside an enum, a flag set twice, each where it is written", async () => {
   const { diagnostics } = await server.open(CONFIG);
   assertGolden("rtfig-diagnostics", diagnostics);
   const byLine = new Map(diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic]));
@@ -33,6 +33,7 @@ test("diagnostics from the schema: unknown keys, wrong types, values outside an 
   assert.equal(byLine.get(line(CONFIG_TEXT, 'shell = "bash"')).message, 'invalid value for "run.shell": expected one of system, rt, got "bash"');
   assert.equal(byLine.get(line(CONFIG_TEXT, 'shell = "bash"')).severity, 1, "rt refuses a wrong value");
   assert.equal(byLine.get(line(CONFIG_TEXT, "elide")).message, 'unknown key "run.elide"; rt ignores it');
+  assert.equal(byLine.get(line(CONFIG_TEXT, "consoleDepth")).message, '"consoleDepth" sets --console-depth again (already set by "console-depth")');
   assert.equal(byLine.has(line(CONFIG_TEXT, "smol")), false);
   assert.equal(byLine.has(line(CONFIG_TEXT, "process.env.MODE")), false, "a keyed list written as a table");
 });
