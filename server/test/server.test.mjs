@@ -46,11 +46,13 @@ test("documents it does not own get no diagnostics and no answers", async () => 
   const server = await startServer();
   const other = path.join(FIXTURES, "app", "tsconfig.json");
   const notRtfig = path.join(FIXTURES, "config", "other.toml");
+  const installed = path.join(FIXTURES, "app", "node_modules", "dep", "package.json");
   let unowned = 0;
   server.onDiagnostics((params) => {
-    if (params.uri === uriOf(other) || params.uri === uriOf(notRtfig)) unowned++;
+    if (params.uri === uriOf(other) || params.uri === uriOf(notRtfig) || params.uri === uriOf(installed)) unowned++;
   });
   void server.open(other, '{ "scripts": { "x": "rt run nothing" } }');
+  void server.open(installed, '{ "scripts": { "x": "rt run nothing" } }');
   void server.open(notRtfig, "colour = 1\n");
   // Notifications are handled in order: once this one's diagnostics arrive, the others had their turn.
   await server.open(path.join(FIXTURES, "app", "package.json"));
@@ -58,6 +60,7 @@ test("documents it does not own get no diagnostics and no answers", async () => 
   assert.equal(await server.request("textDocument/hover", other, { position: { line: 0, character: 22 } }), null);
   assert.equal(await server.request("textDocument/completion", notRtfig, { position: { line: 0, character: 0 } }), null);
   assert.equal(await server.request("textDocument/codeLens", other), null);
+  assert.equal(await server.request("textDocument/codeLens", installed), null, "a package under node_modules");
   assert.equal(await server.shutdown(), 0);
 });
 

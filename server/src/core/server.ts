@@ -31,10 +31,12 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
   };
   const models = new Map<string, { version: number; model: unknown }>();
 
+  // Files on disk with a kind's name, outside node_modules (installed packages are not the user's to edit).
   const kindOf = (uri: string): AnyKind | undefined => {
     if (!uri.startsWith("file:")) return undefined;
-    const name = posix.basename(new URL(uri).pathname);
-    return kinds.find((kind) => kind.fileName === name);
+    const { pathname } = new URL(uri);
+    if (pathname.includes("/node_modules/")) return undefined;
+    return kinds.find((kind) => kind.fileName === posix.basename(pathname));
   };
 
   /** The document, its kind and its model (parsed once per version), if the server owns it. */

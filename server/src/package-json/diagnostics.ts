@@ -45,7 +45,7 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
         else if (!READY_OWNERS.has(flag.owner)) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} is not supported yet: rt refuses it`, "unsupported-flag");
       }
       const target = invocation.target;
-      const selection = workspaceSelection(invocation, model.dir);
+      const selection = workspaceSelection(invocation, model);
       if (target && selection && "error" in selection) add(target.start, target.end, DiagnosticSeverity.Error, selection.error.message, "not-found");
       // `rt build ...` is a built-in command, `rt -e`/`-p` evaluate code, --filter and friends
       // name scripts of other packages (or globs), and `$X` is only known when the shell runs.

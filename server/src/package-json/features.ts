@@ -142,7 +142,7 @@ function describeScript(model: PackageJson, script: Script): string {
 }
 
 function describeRtTarget(model: PackageJson, invocation: RtInvocation, target: Word): string {
-  const selection = workspaceSelection(invocation, model.dir);
+  const selection = workspaceSelection(invocation, model);
   if (selection && "error" in selection) return selection.error.message;
   if (selection) {
     const runs = selection.packages.map((manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``);
