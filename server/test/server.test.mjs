@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { after, test } from "node:test";
-import { FIXTURES, killServers, positionOf, SERVER, startServer, uriOf } from "./lsp.mjs";
+import { FIXTURES, killServers, positionOf, REPO, SERVER, startServer, uriOf } from "./lsp.mjs";
 
 after(killServers);
 
@@ -40,6 +40,11 @@ test("over Node IPC (how the VS Code extension starts it): the same server", asy
 test("without a transport flag: a one-line usage error, exit 2", () => {
   const result = spawnSync(process.execPath, [SERVER], { encoding: "utf8" });
   assert.deepEqual([result.status, result.stdout, result.stderr], [2, "", "rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n"]);
+});
+
+test("required as a module (an extension resolving its path), it starts nothing", () => {
+  const result = spawnSync(process.execPath, ["-e", 'require("rt-language-server"); console.log(require.resolve("rt-language-server"))'], { encoding: "utf8", cwd: REPO });
+  assert.deepEqual([result.status, result.stdout, result.stderr], [0, `${SERVER}\n`, ""]);
 });
 
 test("documents it does not own get no diagnostics and no answers", async () => {
