@@ -2,6 +2,7 @@
 // the documents it leaves alone, cancelled requests, and a very large package.json.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, test } from "node:test";
 import { FIXTURES, killServers, positionOf, REPO, SERVER, startServer, uriOf } from "./lsp.mjs";
@@ -89,6 +90,29 @@ test("a request cancelled before it is handled ends with RequestCancelled", asyn
   assert.ok(lenses.length > 0, "the next request is answered");
   const answer = /\{[^\n]*"id":"cancelled-lens"[^\n]*?\}\}/.exec(output.replace(/Content-Length: \d+\r\n\r\n/g, "\n"))?.[0];
   assert.equal(JSON.parse(answer).error.code, -32800, answer);
+  assert.equal(await server.shutdown(), 0);
+});
+
+test("typing a package.json and an rtfig.toml from nothing: diagnostics for each version, the server never fails", async () => {
+  const server = await startServer();
+  for (const file of [path.join(FIXTURES, "app", "package.json"), path.join(FIXTURES, "config", "rtfig.toml")]) {
+    const text = readFileSync(file, "utf8");
+    const whole = await server.open(file, text);
+    server.close(file);
+    await server.open(file, "");
+    // Five characters per edit, at the end of what is typed so far (line and character from the text).
+    let typed = "";
+    let last;
+    for (let i = 0; i < text.length; i += 5) {
+      const end = positionOf(`${typed}\u0000`, "\u0000");
+      typed = text.slice(0, i + 5);
+      last = await server.change(file, [{ range: { start: end, end }, text: text.slice(i, i + 5) }]);
+      assert.ok(Array.isArray(last.diagnostics));
+    }
+    assert.deepEqual(last.diagnostics, whole.diagnostics, "once typed in full, the same diagnostics as the file opened whole");
+    server.close(file);
+  }
+  assert.equal(server.stderr, "");
   assert.equal(await server.shutdown(), 0);
 });
 
