@@ -30,7 +30,7 @@ describe("package.json", () => {
     opened = server.open(APP);
   });
 
-  test("diagnostics: a missing script, unknown and unsupported flags, a hook without its script", async () => {
+  test("diagnostics: a missing script, unknown and unsupported flags, values rt refuses, a hook without its script", async () => {
     const { diagnostics } = await opened;
     assertGolden("package-json-diagnostics", diagnostics);
     const missing = diagnostics.find((diagnostic) => diagnostic.code === "not-found");
@@ -39,8 +39,16 @@ describe("package.json", () => {
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "unknown-flag").range, rangeAt(APP_TEXT, "--no-such-flag"));
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "orphan-hook").range, rangeAt(APP_TEXT, '"predeploy"'));
     assert.deepEqual(
+      diagnostics.filter((diagnostic) => diagnostic.code === "invalid-value").map((diagnostic) => [diagnostic.message, diagnostic.range]),
+      [
+        ['invalid value "bash" for --shell; valid values: system, rt', rangeAt(APP_TEXT, "--shell=bash")],
+        ['invalid value "deep" for --console-depth: expected a whole number >= 0', rangeAt(APP_TEXT, "--console-depth=deep")],
+        ["--preload needs a value", rangeAt(APP_TEXT, "--preload")],
+      ],
+    );
+    assert.deepEqual(
       diagnostics.map((diagnostic) => diagnostic.code),
-      ["not-found", "unknown-flag", "orphan-hook", "unsupported-flag"],
+      ["not-found", "unknown-flag", "orphan-hook", "unsupported-flag", "invalid-value", "invalid-value", "invalid-value"],
       "nothing for the scripts rt can run: --filter, -e, rt build, quoted names, env assignments, binaries",
     );
   });
@@ -100,6 +108,7 @@ describe("package.json", () => {
         ["./src/main.ts", "/src/main.ts"],
         ["./scripts/setup.sh", "/scripts/setup.sh"],
         ["src/config.json", "/src/config.json"],
+        ["src/main.ts", "/src/main.ts"],
         ["src/main.ts", "/src/main.ts"],
         ["src/main.ts", "/src/main.ts"],
       ],

@@ -3,8 +3,8 @@
 export { resolveRunTarget, type ResolveOptions, type RunTarget } from "./target.js";
 export { lifecycleSteps, type Step } from "./lifecycle.js";
 export { manifestFromJson, type Manifest } from "./manifest.js";
-export { ProgramError } from "../errors.js";
-export { unknownFlag } from "../cli/parse.js";
+export { ProgramError, UsageError } from "../errors.js";
+export { convertFlagValue, scanArgs, unknownFlag, type ScannedArg } from "../cli/parse.js";
 // Suggestions worded as rt's own ("did you mean ...").
 export { closestMatches } from "../text.js";
 export { filterPackages, loadWorkspace, missingInPackage, noneHaveScript, type Workspace } from "./workspaces.js";

@@ -10,7 +10,7 @@ export type Selection = { readonly packages: readonly Manifest[]; readonly scrip
 /** Undefined when the invocation does not select workspace packages (or names a glob of scripts). */
 export function workspaceSelection(invocation: RtInvocation, model: PackageJson): Selection | undefined {
   const dir = model.dir;
-  const filters = invocation.flags.filter(({ flag }) => flag?.name === "filter").map(({ value }) => value ?? "");
+  const filters = invocation.flags.filter(({ flag }) => flag?.name === "filter").map(({ value }) => (typeof value === "string" ? value : ""));
   const every = invocation.flags.some(({ flag }) => flag?.name === "workspaces");
   const script = invocation.target?.text;
   const several = invocation.flags.some(({ flag }) => flag?.name === "parallel" || flag?.name === "sequential");
