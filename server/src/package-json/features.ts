@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { COMMANDS, FLAGS, READY_OWNERS, type FlagSpec } from "rt/flags";
 import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
-import { CompletionItemKind, MarkupKind, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
+import { CompletionItemKind, MarkupKind, type CancellationToken, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Word } from "../core/shell-words.js";
 import { rangeOf, touches } from "../core/text.js";
@@ -83,9 +83,11 @@ export function scriptHover(document: TextDocument, model: PackageJson, offset: 
 
 const LINKED_EXTENSIONS = /\.(?:[cm]?[jt]sx?|json|toml|ya?ml|sh|md|env|html|css)$/;
 
-export function scriptLinks(document: TextDocument, model: PackageJson): DocumentLink[] {
+export function scriptLinks(document: TextDocument, model: PackageJson, token: CancellationToken): DocumentLink[] {
   const links: DocumentLink[] = [];
   for (const script of model.scripts) {
+    // Each candidate costs a stat: stop when the editor no longer wants the answer.
+    if (token.isCancellationRequested) break;
     for (const command of script.commands) {
       for (const word of command.words) {
         const eq = word.text.startsWith("-") ? word.text.indexOf("=") : -1;
