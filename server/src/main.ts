@@ -1,7 +1,6 @@
 // rt-language-server: package.json scripts and rtfig.toml for any LSP client. Talks LSP over
 // stdio (--stdio), a Node IPC channel (--node-ipc, as the VS Code extension starts it) or a
-// socket (--socket=<port>). It starts only as a program (node server.cjs, fork): an extension
-// may require.resolve("rt-language-server") for its path without starting a server in itself.
+// socket (--socket=<port>). Started by dist/server.cjs (see build.mjs).
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { startServer } from "./core/server.js";
 import { packageJsonKind } from "./package-json/index.js";
@@ -9,7 +8,7 @@ import { rtfigKind } from "./rtfig/index.js";
 
 declare const SERVER_VERSION: string;
 
-function main(): void {
+export function main(): void {
   if (!process.argv.some((arg) => arg === "--stdio" || arg === "--node-ipc" || arg.startsWith("--socket=") || arg.startsWith("--pipe="))) {
     process.stderr.write("rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n");
     process.exit(2);
@@ -18,5 +17,3 @@ function main(): void {
   startServer(connection, [packageJsonKind, rtfigKind], SERVER_VERSION);
   connection.listen();
 }
-
-if (require.main === module) main();
