@@ -48,6 +48,16 @@ test("required as a module (an extension resolving its path), it starts nothing"
   assert.deepEqual([result.status, result.stdout, result.stderr], [0, `${SERVER}\n`, ""]);
 });
 
+test("an entry of scripts whose value is not a string gets no lens (rt leaves it out)", async () => {
+  const server = await startServer();
+  const file = path.join(FIXTURES, "app", "package.json");
+  const { diagnostics } = await server.open(file, '{ "scripts": { "a": "rt run b", "b": 1, "c": null } }');
+  const lenses = await server.request("textDocument/codeLens", file);
+  assert.deepEqual(lenses.map((lens) => lens.command.arguments[0].script), ["a", "a"]);
+  assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "b" (did you mean "a"?)'], "as rt run b would say");
+  assert.equal(await server.shutdown(), 0);
+});
+
 test("documents it does not own get no diagnostics and no answers", async () => {
   const server = await startServer();
   const other = path.join(FIXTURES, "app", "tsconfig.json");
@@ -125,7 +135,7 @@ test("a 10,000-line package.json stays responsive; a burst of edits costs one ru
   const { diagnostics } = await server.open(file, text);
   const openMs = performance.now() - started;
   assert.deepEqual(diagnostics, []);
-  assert.ok(openMs < 3_000, `first diagnostics after ${openMs.toFixed(0)} ms`);
+  assert.ok(openMs < 5_000, `first diagnostics after ${openMs.toFixed(0)} ms`);
 
   // Ten keystrokes in one write: diagnostics run once the edits settle, on the last version.
   let published = 0;
@@ -143,7 +153,8 @@ test("a 10,000-line package.json stays responsive; a burst of edits costs one ru
   const hover = await server.request("textDocument/hover", file, { position: { line: 9_000, character: 6 } });
   const hoverMs = performance.now() - started;
   assert.match(hover.contents.value, /^\*\*rt run s8997\*\*/);
-  // Generous bounds (CI machines are loaded); bench/language-server.mjs measures the real figures.
-  assert.ok(editMs < 2_000 && hoverMs < 1_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
+  // Generous bounds (CI machines are loaded) that still catch work growing with the square of the
+  // document (seconds at this size); bench/language-server.mjs measures the real figures.
+  assert.ok(editMs < 3_000 && hoverMs < 2_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
   assert.equal(await server.shutdown(), 0);
 });

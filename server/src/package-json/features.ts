@@ -20,8 +20,9 @@ export interface ScriptCommandArgument {
   readonly script: string;
 }
 
+/** Lenses on the scripts rt can run (an entry whose value is not a string is not a script to rt). */
 export function scriptLenses(document: TextDocument, model: PackageJson): CodeLens[] {
-  return model.scripts.flatMap((script) => {
+  return model.scripts.filter((script) => script.command !== undefined).flatMap((script) => {
     const range = rangeOf(document, script.keyStart, script.keyEnd);
     const argument: ScriptCommandArgument = { packageDir: model.dir, script: script.name };
     return [
