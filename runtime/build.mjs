@@ -63,6 +63,8 @@ await Promise.all([
     // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
+    // scripts: `rt/scripts` for the language server: what a name runs, lifecycles, workspace
+    // selection and rt's argument scanner, so the editor agrees with rt.
     // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
     // serve: rt.serve with its HTTP adapter (@hono/node-server) bundled in, loaded by its first
     // call; bundled, the adapter's frames are rt's own and stay out of the program's stack traces.
@@ -72,6 +74,7 @@ await Promise.all([
       schema: "src/config/schema.ts",
       "rt-shell": "src/run/rt-shell.ts",
       secrets: "src/secrets/index.ts",
+      scripts: "src/run/editor-api.ts",
       "secrets-store-thread": "src/secrets/store-thread.ts",
       "secrets-list": "src/secrets/list-process.ts",
       // Macros run in a process of their own, started by the transpiler or rt build.
