@@ -1,0 +1,50 @@
+// Helpers for the tests that run inside VS Code's extension host.
+const assert = require("node:assert/strict");
+const { spawnSync } = require("node:child_process");
+const path = require("node:path");
+const vscode = require("vscode");
+
+const EXTENSION_ID = "rt.rt-vscode";
+
+/** The workspace folder named `name` (the test workspace is multi-root: app, mono, empty). */
+function folder(name) {
+  const found = vscode.workspace.workspaceFolders?.find((folder) => folder.name === name);
+  assert.ok(found, `workspace folder ${name} is open`);
+  return found;
+}
+
+/** Resolves with the exit code of the task execution's process. */
+function taskExit(execution, timeout = 60_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`task ${execution.task.name} did not end within ${timeout} ms`)), timeout);
+    const listener = vscode.tasks.onDidEndTaskProcess((event) => {
+      if (event.execution !== execution && event.execution.task.name !== execution.task.name) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(event.exitCode);
+    });
+  });
+}
+
+/** Polls `check` until it returns a truthy value. */
+async function eventually(check, what, timeout = 20_000) {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** secret-tool against the same keyring the extension host uses (its environment has the bus). */
+function secretTool(...args) {
+  const result = spawnSync("secret-tool", args, { encoding: "utf8", timeout: 20_000 });
+  return { code: result.status, stdout: result.stdout };
+}
+
+function metric(name, value) {
+  globalThis.rtMetrics[name] = value;
+}
+
+module.exports = { EXTENSION_ID, folder, taskExit, eventually, secretTool, metric, path };
