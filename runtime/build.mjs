@@ -52,6 +52,7 @@ await Promise.all([
     // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
+    // scripts: `rt/scripts`, the script runner's name resolution for the language server.
     // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
     entryPoints: {
       cli: "src/cli/main.ts",
@@ -59,6 +60,7 @@ await Promise.all([
       schema: "src/config/schema.ts",
       "rt-shell": "src/run/rt-shell.ts",
       secrets: "src/secrets/index.ts",
+      scripts: "src/run/editor-api.ts",
       "secrets-store-thread": "src/secrets/store-thread.ts",
       "secrets-list": "src/secrets/list-process.ts",
     },

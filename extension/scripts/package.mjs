@@ -2,7 +2,7 @@
 // @vscode/vsce into extension/rt-vscode-<version>.vsix. Beside the bundled extension
 // (dist/*.cjs) it holds the runtime (runtime/: rt's package with bin/, dist/, schema/, types/
 // and its dependencies, native ones included: esbuild's binary and the keyring addon of this
-// platform) and the language server (server/). The tests install and run exactly this folder.
+// platform) and the language server (server/dist/server.cjs). The tests install and run exactly this folder.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -69,12 +69,13 @@ function ship(source, target, root, only, copied = new Map()) {
 }
 
 ship(path.join(repo, "runtime"), path.join(staging, LAYOUT.runtime), path.join(staging, LAYOUT.runtime), ["package.json", "bin", "dist", "schema", "types"]);
-const server = path.join(repo, "server");
-if (existsSync(path.join(server, "package.json"))) ship(server, path.join(staging, LAYOUT.server), path.join(staging, LAYOUT.server), ["package.json", "dist"]);
+// The language server is one bundled file (its dependencies are inside it).
+cpSync(path.join(repo, "server", "package.json"), path.join(staging, LAYOUT.server, "package.json"));
+cpSync(path.join(repo, "server", "dist", "server.cjs"), path.join(staging, LAYOUT.serverMain));
 // dist/types holds declarations for the repository's own type checking.
 rmSync(path.join(staging, LAYOUT.runtime, "dist", "types"), { recursive: true, force: true });
 
-for (const required of [LAYOUT.runtimeBin, "runtime/dist/secrets.cjs", "dist/extension.cjs"]) {
+for (const required of [LAYOUT.runtimeBin, "runtime/dist/secrets.cjs", LAYOUT.serverMain, "dist/extension.cjs"]) {
   if (!existsSync(path.join(staging, required))) throw new Error(`package: ${required} is missing from the package: run npm run build first`);
 }
 

@@ -147,7 +147,7 @@ function describeValues(flag: FlagSpec): string {
   return flag.valueName ? ` (${flag.valueName})` : "";
 }
 
-function unknownFlag(shown: string): UsageError {
+export function unknownFlag(shown: string): UsageError {
   const candidates = FLAGS.filter((f) => f.name.length > 1).map((f) => `--${f.name}`);
   const best = closestMatches(shown, candidates)[0];
   const hint = best ? ` Did you mean ${best}?` : "";

@@ -32,14 +32,18 @@ export function readManifest(dir: string): Manifest | undefined {
     if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
     throw new ProgramError(`cannot read ${file}: ${(error as Error).message}`, "ERR_PACKAGE_JSON");
   }
-  const json = parseJson(file, text, "ERR_PACKAGE_JSON");
+  return manifestFromJson(file, parseJson(file, text, "ERR_PACKAGE_JSON"));
+}
+
+/** The manifest of a parsed package.json at `file` (the language server parses the editor's text itself). */
+export function manifestFromJson(file: string, json: unknown): Manifest {
   if (!isObject(json)) throw new ProgramError(`${displayPath(file)}: expected a JSON object`, "ERR_PACKAGE_JSON");
   const scripts = new Map<string, string>();
   if (isObject(json.scripts)) for (const [name, command] of Object.entries(json.scripts)) if (typeof command === "string") scripts.set(name, command);
   const dependsOn = new Set<string>();
   for (const field of DEPENDENCY_FIELDS) if (isObject(json[field])) for (const name of Object.keys(json[field])) dependsOn.add(name);
   return {
-    dir,
+    dir: path.dirname(file),
     file,
     name: typeof json.name === "string" ? json.name : undefined,
     version: typeof json.version === "string" ? json.version : undefined,

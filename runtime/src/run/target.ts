@@ -23,23 +23,27 @@ export interface ResolveOptions {
   /** `rt run <name>` rather than `rt <name>`: scripts before files, system commands allowed. */
   readonly forced: boolean;
   readonly ifPresent: boolean;
+  /** Where the name is resolved; the process's cwd by default (the language server passes a package's dir). */
+  readonly cwd?: string;
+  /** The package whose scripts come first; by default the nearest package.json to `cwd`, read from disk. */
+  readonly manifest?: Manifest;
 }
 
-export function resolveRunTarget(target: string, { forced, ifPresent }: ResolveOptions): RunTarget {
+export function resolveRunTarget(target: string, { forced, ifPresent, cwd = process.cwd(), ...options }: ResolveOptions): RunTarget {
   const absent = (error: ProgramError): RunTarget => {
     if (ifPresent) return { kind: "absent" };
     throw error;
   };
   const runnable = RUNNABLE_EXTENSIONS.includes(path.extname(target));
   if (isPathLike(target) || (runnable && !forced)) {
-    const file = existingFile(fromWindowsStyle(target));
+    const file = existingFile(cwd, fromWindowsStyle(target));
     return file ? { kind: "file", file } : absent(moduleNotFound(target));
   }
-  const manifest = findManifest(process.cwd());
+  const manifest = "manifest" in options ? options.manifest : findManifest(cwd);
   if (manifest?.scripts.has(target)) return { kind: "script", manifest, name: target };
-  const file = existingFile(target) ?? RUNNABLE_EXTENSIONS.map((ext) => existingFile(target + ext)).find(Boolean);
+  const file = existingFile(cwd, target) ?? RUNNABLE_EXTENSIONS.map((ext) => existingFile(cwd, target + ext)).find(Boolean);
   if (file) return { kind: "file", file };
-  const binary = findProjectBinary(process.cwd(), target);
+  const binary = findProjectBinary(cwd, target);
   if (binary) return { kind: "binary", file: binary, name: target };
   const command = forced ? findExecutable(target, process.env) : undefined;
   if (command) return { kind: "command", file: command, name: target };
@@ -65,8 +69,8 @@ function fromWindowsStyle(target: string): string {
   return path.sep === "/" && /^\.{1,2}\\/.test(target) ? target.replaceAll("\\", "/") : target;
 }
 
-function existingFile(target: string): string | undefined {
-  const file = path.resolve(target);
+function existingFile(cwd: string, target: string): string | undefined {
+  const file = path.resolve(cwd, target);
   return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
 }
 

@@ -1,0 +1,121 @@
+// The server: keeps the documents it owns in sync (incremental changes), parses each version
+// once, publishes diagnostics after changes settle, and routes requests to the document's kind.
+// Documents of any other name are never parsed or answered.
+import { posix } from "node:path";
+import {
+  CancellationToken,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type Connection,
+  type InitializeResult,
+  type TextDocumentIdentifier,
+} from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnyKind } from "./kinds.js";
+
+export function startServer(connection: Connection, kinds: readonly AnyKind[], version: string): void {
+  const documents = new TextDocuments(TextDocument);
+  // A bug in one feature answers nothing for that request and is logged; the server stays up.
+  const guarded = <T>(work: () => T, fallback: T): T => {
+    try {
+      return work();
+    } catch (error) {
+      connection.console.error(`rt-language-server: ${(error as Error).stack ?? String(error)}`);
+      return fallback;
+    }
+  };
+  const models = new Map<string, { version: number; model: unknown }>();
+
+  const kindOf = (uri: string): AnyKind | undefined => {
+    if (!uri.startsWith("file:")) return undefined;
+    const name = posix.basename(new URL(uri).pathname);
+    return kinds.find((kind) => kind.fileName === name);
+  };
+
+  /** The document, its kind and its model (parsed once per version), if the server owns it. */
+  const owned = ({ uri }: TextDocumentIdentifier) => {
+    const kind = kindOf(uri);
+    const document = kind && documents.get(uri);
+    if (!kind || !document) return undefined;
+    let cached = models.get(uri);
+    if (cached?.version !== document.version) {
+      cached = { version: document.version, model: kind.parse(document) };
+      models.set(uri, cached);
+    }
+    return { kind, document, model: cached.model };
+  };
+
+  // Diagnostics run once the queued messages are handled, so a burst of keystrokes costs one run
+  // on the latest text; a run whose document changed meanwhile is dropped (cancelled).
+  const pending = new Set<string>();
+  let scheduled = false;
+  const scheduleDiagnostics = (uri: string): void => {
+    if (!kindOf(uri)) return;
+    pending.add(uri);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      for (const uri of [...pending]) {
+        pending.delete(uri);
+        const found = owned({ uri });
+        if (!found) continue;
+        const { version } = found.document;
+        const token: CancellationToken = {
+          get isCancellationRequested() {
+            return documents.get(uri)?.version !== version || pending.has(uri);
+          },
+          onCancellationRequested: CancellationToken.None.onCancellationRequested,
+        };
+        const diagnostics = guarded(() => found.kind.diagnostics(found.document, found.model, token), null);
+        if (diagnostics && !token.isCancellationRequested) void connection.sendDiagnostics({ uri, version, diagnostics });
+      }
+    });
+  };
+
+  documents.onDidChangeContent(({ document }) => scheduleDiagnostics(document.uri));
+  documents.onDidClose(({ document }) => {
+    models.delete(document.uri);
+    pending.delete(document.uri);
+    if (kindOf(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+  });
+
+  connection.onInitialize(
+    (): InitializeResult => ({
+      serverInfo: { name: "rt-language-server", version },
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: [" ", "-", "=", "[", "."] },
+        hoverProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        documentLinkProvider: { resolveProvider: false },
+      },
+    }),
+  );
+
+  const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
+  connection.onCompletion(({ textDocument, position }, token) => {
+    if (token.isCancellationRequested) return cancelled();
+    const found = owned(textDocument);
+    return found?.kind.completion?.(found.document, found.model, position) ?? null;
+  });
+  connection.onHover(({ textDocument, position }, token) => {
+    if (token.isCancellationRequested) return cancelled();
+    const found = owned(textDocument);
+    return found?.kind.hover?.(found.document, found.model, position) ?? null;
+  });
+  connection.onCodeLens(({ textDocument }, token) => {
+    if (token.isCancellationRequested) return cancelled();
+    const found = owned(textDocument);
+    return found?.kind.codeLenses?.(found.document, found.model) ?? null;
+  });
+  connection.onDocumentLinks(({ textDocument }, token) => {
+    if (token.isCancellationRequested) return cancelled();
+    const found = owned(textDocument);
+    return found?.kind.links?.(found.document, found.model, token) ?? null;
+  });
+
+  documents.listen(connection);
+}

@@ -1,0 +1,17 @@
+// rt-language-server: package.json scripts and rtfig.toml for any LSP client. Talks LSP over
+// stdio (--stdio), a Node IPC channel (--node-ipc, as the VS Code extension starts it) or a
+// socket (--socket=<port>).
+import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { startServer } from "./core/server.js";
+import { packageJsonKind } from "./package-json/index.js";
+import { rtfigKind } from "./rtfig/index.js";
+
+declare const SERVER_VERSION: string;
+
+if (!process.argv.some((arg) => arg === "--stdio" || arg === "--node-ipc" || arg.startsWith("--socket=") || arg.startsWith("--pipe="))) {
+  process.stderr.write("rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n");
+  process.exit(2);
+}
+const connection = createConnection(ProposedFeatures.all);
+startServer(connection, [packageJsonKind, rtfigKind], SERVER_VERSION);
+connection.listen();

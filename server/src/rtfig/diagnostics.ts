@@ -1,0 +1,57 @@
+// rtfig.toml problems, as rt would report them when it reads the file: syntax errors (rt refuses
+// the file), keys rt ignores (unknown, one-invocation flags, features not landed yet) and values
+// of the wrong type or outside an enum (rt refuses the file).
+import { READY_OWNERS, flagByName } from "rt/flags";
+import { closestMatches } from "rt/scripts";
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { rangeOf } from "../core/text.js";
+import type { RtfigDocument } from "./model.js";
+import { RTFIG_SCHEMA, shownPath, tableSchema, validate, type Path, type SchemaProblem } from "./schema.js";
+
+export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): Diagnostic[] {
+  const text = document.getText();
+  if (model.syntaxError) {
+    const { offset, message } = model.syntaxError;
+    // The offending token: from the error's offset to the next blank or line end.
+    const end = offset + (/^[^\s]*/.exec(text.slice(offset))?.[0].length ?? 0);
+    return [{ range: rangeOf(document, offset, end), severity: DiagnosticSeverity.Error, source: "rt", code: "syntax", message: `Invalid TOML: ${message}` }];
+  }
+  const problems: SchemaProblem[] = [];
+  validate(model.value, RTFIG_SCHEMA, [], problems);
+  const diagnostics: Diagnostic[] = [];
+  for (const problem of problems) {
+    const location = model.locations.get(JSON.stringify(problem.path));
+    if (!location) continue;
+    if (problem.kind === "unknown-key") {
+      diagnostics.push({ range: rangeOf(document, location.keyStart, location.keyEnd), severity: DiagnosticSeverity.Warning, source: "rt", code: "unknown-key", message: unknownKeyMessage(problem.path) });
+    } else {
+      diagnostics.push({ range: rangeOf(document, location.valueStart, location.valueEnd), severity: DiagnosticSeverity.Error, source: "rt", code: "invalid-value", message: problem.message });
+    }
+  }
+  // Keys of flags whose feature has not landed: valid, but rt ignores them for now.
+  for (const [key, value] of Object.entries(model.value ?? {})) {
+    const flag = flagByName(kebab(key));
+    const location = model.locations.get(JSON.stringify([key]));
+    if (flag && location && RTFIG_SCHEMA.properties?.[key] && !READY_OWNERS.has(flag.owner) && value !== undefined) {
+      diagnostics.push({ range: rangeOf(document, location.keyStart, location.keyEnd), severity: DiagnosticSeverity.Warning, source: "rt", code: "not-supported", message: `"${key}" (--${flag.name}) is not supported yet; rt ignores it` });
+    }
+  }
+  return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+function unknownKeyMessage(path: Path): string {
+  const key = String(path[path.length - 1]);
+  const table = path.slice(0, -1).map(String);
+  const shown = shownPath(path);
+  const flag = table.length === 0 ? flagByName(kebab(key)) : undefined;
+  if (flag?.config === "run") return `"${shown}" belongs in the [run] table (write it under [run] or as "run.${key}"); rt ignores it here`;
+  const commandLineOnly = flag?.config === false ? flag : undefined;
+  if (commandLineOnly) return `"${shown}" (--${commandLineOnly.name}) applies to one invocation: give it on the command line; rt ignores it here`;
+  const [best] = closestMatches(key, Object.keys(tableSchema(table)?.properties ?? {}));
+  return `unknown key "${shown}"${best ? ` (did you mean "${[...table, best].join(".")}"?)` : ""}; rt ignores it`;
+}
+
+export function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}

@@ -1,0 +1,116 @@
+// An LSP client for the tests and the benchmark: starts the built server (server/dist/server.cjs)
+// as its own process over stdio (or Node IPC) and talks to it with vscode-languageserver-protocol,
+// as an editor would.
+import assert from "node:assert/strict";
+import { fork, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  createProtocolConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+
+export const SERVER = fileURLToPath(new URL("../dist/server.cjs", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const FIXTURES = path.join(REPO, "test", "fixtures", "lsp");
+const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
+
+export const uriOf = (file) => pathToFileURL(file).href;
+
+/** A started server with an initialized connection. `close()` shuts it down properly. */
+export async function startServer({ transport = "stdio" } = {}) {
+  const started = performance.now();
+  const child =
+    transport === "ipc"
+      ? fork(SERVER, ["--node-ipc"], { stdio: ["ignore", "ignore", "pipe", "ipc"] })
+      : spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+  const connection =
+    transport === "ipc"
+      ? createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child))
+      : createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const diagnostics = new Map();
+  const waiters = [];
+  connection.onNotification("textDocument/publishDiagnostics", (params) => {
+    diagnostics.set(params.uri, params);
+    for (const waiter of [...waiters]) if (waiter.test(params)) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve(params);
+  });
+  connection.listen();
+  const initialize = await connection.sendRequest("initialize", { processId: process.pid, rootUri: uriOf(FIXTURES), capabilities: {}, workspaceFolders: null });
+  const startupMs = performance.now() - started;
+  await connection.sendNotification("initialized", {});
+  const versions = new Map();
+  const server = {
+    child,
+    connection,
+    initialize,
+    startupMs,
+    get stderr() {
+      return stderr;
+    },
+    /** Opens a document (the file's text unless `text` is given); resolves with its first diagnostics. */
+    open(file, text = readFileSync(file, "utf8"), languageId = file.endsWith(".toml") ? "toml" : "json") {
+      const uri = uriOf(file);
+      versions.set(uri, 1);
+      const published = server.diagnosticsFor(uri, 1);
+      void connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
+      return published;
+    },
+    /** Applies incremental edits [{ range, text }]; resolves with the diagnostics of the new version. */
+    change(file, changes) {
+      const uri = uriOf(file);
+      const version = versions.get(uri) + 1;
+      versions.set(uri, version);
+      const published = server.diagnosticsFor(uri, version);
+      void connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: changes });
+      return published;
+    },
+    close(file) {
+      void connection.sendNotification("textDocument/didClose", { textDocument: { uri: uriOf(file) } });
+    },
+    diagnosticsFor(uri, version) {
+      return new Promise((resolve) => waiters.push({ test: (params) => params.uri === uri && params.version === version, resolve }));
+    },
+    /** Every diagnostics notification received for `uri` so far (the latest). */
+    lastDiagnostics: (uri) => diagnostics.get(uri),
+    request: (method, file, extra = {}) => connection.sendRequest(method, { textDocument: { uri: uriOf(file) }, ...extra }),
+    async shutdown() {
+      await connection.sendRequest("shutdown");
+      await connection.sendNotification("exit");
+      const code = child.exitCode ?? (await new Promise((resolve) => child.on("exit", resolve)));
+      connection.dispose();
+      return code;
+    },
+  };
+  return server;
+}
+
+/** Line and character of the `occurrence`-th `needle` in `text` (plus `delta` characters). */
+export function positionOf(text, needle, { occurrence = 1, delta = 0 } = {}) {
+  let offset = -1;
+  for (let i = 0; i < occurrence; i++) offset = text.indexOf(needle, offset + 1);
+  assert.notEqual(offset, -1, `${needle} not found`);
+  offset += delta;
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length - 1, character: before.at(-1).length };
+}
+
+/** Compares `value` (paths under the repository shown as <repo>) with server/test/golden/<name>.json. UPDATE_GOLDEN=1 rewrites. */
+export function assertGolden(name, value) {
+  const actual = `${JSON.stringify(value, null, 2).replaceAll(uriOf(REPO), "file:///<repo>/").replaceAll(REPO, "<repo>/")}\n`;
+  const file = path.join(GOLDEN, `${name}.json`);
+  if (process.env.UPDATE_GOLDEN || !existsSync(file)) {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, actual);
+    if (!process.env.UPDATE_GOLDEN) assert.fail(`wrote the missing golden file ${file}: check it and run again`);
+    return;
+  }
+  const expected = readFileSync(file, "utf8");
+  if (actual !== expected) writeFileSync(`${file}.actual`, actual);
+  assert.equal(actual, expected, `differs from ${file} (the actual output is in ${file}.actual)`);
+}
