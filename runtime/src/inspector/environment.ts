@@ -4,8 +4,9 @@
 //
 //   RT_INSPECT=<mode>[=<address>]  the debugger flag (inspect, inspect-wait or inspect-brk, with
 //                                  the value form of the flag) for the first rt that runs a program
-//   RT_INSPECT_NOTIFY=<path>       a Unix socket (a named pipe on Windows) to which rt writes its
-//                                  WebSocket URL and a newline once it listens, before it waits
+//   RT_INSPECT_NOTIFY=<path>       a Unix socket (a named pipe on Windows) to which rt writes one
+//                                  JSON line {"url": <WebSocket URL>, "pid": <process id>} once
+//                                  it listens, before it waits
 //   RT_INSPECT_CONSOLE=debugger    console.* calls go to the debugger only (a debug console shows
 //                                  them with their source location), not also to stdout/stderr
 //

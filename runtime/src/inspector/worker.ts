@@ -60,15 +60,16 @@ server.listen(data.port, data.host, () => {
 });
 
 /**
- * RT_INSPECT_NOTIFY: tells the debug adapter that launched rt where to connect, without it
- * having to read (or own) rt's stderr. Best effort: an adapter that went away is no error.
+ * RT_INSPECT_NOTIFY: tells the debug adapter that launched rt where to connect (and which process
+ * to stop: under runInTerminal it has no handle of its own), without it having to read (or own)
+ * rt's stderr. Best effort: an adapter that went away is no error.
  */
 function notifyAdapter(socketPath: string, port: number): void {
   // The main thread writes the session id right after starting this thread: wait for it.
   Atomics.wait(state, STATE.idLength, 0, 1000);
   const url = `ws://${hostPort(data.host, port)}${wsPath()}`;
   const { connect } = require("node:net") as typeof import("node:net");
-  const socket = connect(socketPath, () => socket.end(`${url}\n`));
+  const socket = connect(socketPath, () => socket.end(`${JSON.stringify({ url, pid: process.pid })}\n`));
   socket.on("error", () => socket.destroy());
   socket.unref();
 }
