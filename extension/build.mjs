@@ -4,7 +4,8 @@
 // the debugger's launch/attach attributes from rt-debug-adapter/configuration.
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
-import { COMMANDS, LAYOUT, SETTINGS } from "./src/contributions.ts";
+import { configurationAttributes } from "rt-debug-adapter/configuration";
+import { COMMANDS, DEBUG_TYPE, LAYOUT, SETTINGS } from "./src/contributions.ts";
 
 const manifestUrl = new URL("./package.json", import.meta.url);
 const manifest = JSON.parse(readFileSync(manifestUrl, "utf8"));
@@ -17,6 +18,10 @@ contributes.menus.commandPalette = Object.values(COMMANDS)
 contributes.configuration.properties = Object.fromEntries(
   Object.values(SETTINGS).map(({ id, ...schema }) => [id, schema]),
 );
+
+// The debugger's launch/attach attributes come from the adapter's one typed table.
+const debuggerContribution = contributes.debuggers.find((contribution) => contribution.type === DEBUG_TYPE);
+debuggerContribution.configurationAttributes = configurationAttributes();
 
 // Every command a menu names must be one of ours: a renamed id would leave a dead button.
 const known = new Set(Object.values(COMMANDS).map(({ id }) => id));
@@ -37,15 +42,15 @@ const runtimeModules = {
 };
 
 await build({
-  // language-client: loaded with require("./language-client.cjs") when first needed.
-  entryPoints: { extension: "src/extension.ts", "language-client": "src/features/language/client.ts" },
+  // language-client and debug-adapter: loaded with require("./<name>.cjs") when first needed.
+  entryPoints: { extension: "src/extension.ts", "language-client": "src/features/language/client.ts", "debug-adapter": "src/features/debug/adapter.ts" },
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node20",
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  external: ["vscode", "./language-client.cjs"],
+  external: ["vscode", "./language-client.cjs", "./debug-adapter.cjs"],
   // The time the extension host starts loading the bundle: activation is measured from here.
   banner: { js: "const __rtLoadStart = performance.now();" },
   sourcemap: "linked",

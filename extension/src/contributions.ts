@@ -61,7 +61,7 @@ export const MIN_RT_VERSION = "0.1.0";
 export const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts"] as const;
 
 export const TASK_TYPE = "rt";
-export const DEBUG_TYPE = "rt";
+export { DEBUG_TYPE } from "rt-debug-adapter/configuration";
 export const SECRETS_VIEW = "rt.secrets";
 
 /** Where the packaged extension keeps what it bundles, relative to its root (scripts/package.mjs). */

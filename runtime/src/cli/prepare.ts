@@ -6,7 +6,8 @@ import { installStackTraces } from "../diagnostics/stack.js";
 import { installUncaughtReport } from "../diagnostics/uncaught.js";
 import { installVerboseFetch } from "../diagnostics/verbose-fetch.js";
 import { parseInspectorAddress } from "../inspector/address.js";
-import { startInspector, type InspectorMode } from "../inspector/start.js";
+import { inheritedInspector, type InspectorMode } from "../inspector/environment.js";
+import { startInspector } from "../inspector/start.js";
 import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { TranspileCache } from "../transpile/cache.js";
@@ -74,13 +75,13 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   return { loader, entry, hot };
 }
 
-/** The debugger flag given, the most waiting one first if several are. */
+/** The debugger flag given, the most waiting one first if several are; else one passed down in RT_INSPECT. */
 function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
   for (const mode of ["inspect-brk", "inspect-wait", "inspect"] as const) {
     const value = values[mode];
     if (typeof value === "string") return { mode, value };
   }
-  return undefined;
+  return inheritedInspector(process.env);
 }
 
 function commaList(value: string | undefined): string[] | undefined {

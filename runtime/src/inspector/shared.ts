@@ -11,6 +11,8 @@ export interface InspectorWorkerData {
   readonly breakOnStart: boolean;
   /** Where the web debugger's files are. */
   readonly uiDirectory: string;
+  /** RT_INSPECT_NOTIFY: where to write the WebSocket URL once listening. */
+  readonly notify: string | undefined;
   readonly shared: SharedArrayBuffer;
 }
 

@@ -7,9 +7,8 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
+import { takeAdapterSettings, type InspectorMode } from "./environment.js";
 import { STATE, type InspectorWorkerData } from "./shared.js";
-
-export type InspectorMode = "inspect" | "inspect-wait" | "inspect-brk";
 
 /** How long the server may take to start listening before rt gives up. */
 const START_TIMEOUT_MS = 10_000;
@@ -30,6 +29,7 @@ export interface InspectorHandle {
 export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);
   const entryUrl = pathToFileURL(entry).href;
+  const adapter = takeAdapterSettings(process.env);
   const workerData: InspectorWorkerData = {
     host: address.host,
     port: address.port,
@@ -37,6 +37,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
     entryUrl,
     breakOnStart: mode === "inspect-brk",
     uiDirectory: path.join(__dirname, "inspector-ui"),
+    notify: adapter.notify,
     shared,
   };
   const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
@@ -51,6 +52,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   // V8 replays them to a client's Runtime.enable.
   const keeper = new (require("node:inspector") as typeof import("node:inspector")).Session();
   keeper.connect();
+  if (adapter.consoleToDebugger) routeConsoleToDebugger();
 
   return {
     beforeEntry() {
@@ -67,6 +69,19 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
       if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
     },
   };
+}
+
+/**
+ * A debug adapter shows console.* calls from the debugger's events (with their source location
+ * and expandable objects) and the process's stdout/stderr as they are: each call must reach one
+ * of them only. V8's console methods themselves are assigned, so the caller stays the top frame.
+ */
+function routeConsoleToDebugger(): void {
+  const debuggerConsole = (require("node:inspector") as typeof import("node:inspector")).console as unknown as Record<string, unknown>;
+  const consoleRecord = console as unknown as Record<string, unknown>;
+  for (const [name, method] of Object.entries(debuggerConsole)) {
+    if (typeof method === "function" && typeof consoleRecord[name] === "function") consoleRecord[name] = method;
+  }
 }
 
 function banner(host: string, port: number, id: string): string {

@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workerData } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
+import { hostPort } from "./address.js";
 import { STATE, type InspectorWorkerData } from "./shared.js";
 
 declare const RT_VERSION: string;
@@ -55,7 +56,23 @@ server.listen(data.port, data.host, () => {
   Atomics.store(state, STATE.port, typeof address === "object" && address ? address.port : 0);
   Atomics.store(state, STATE.phase, 1);
   Atomics.notify(state, STATE.phase);
+  if (data.notify) notifyAdapter(data.notify, typeof address === "object" && address ? address.port : 0);
 });
+
+/**
+ * RT_INSPECT_NOTIFY: tells the debug adapter that launched rt where to connect (and which process
+ * to stop: under runInTerminal it has no handle of its own), without it having to read (or own)
+ * rt's stderr. Best effort: an adapter that went away is no error.
+ */
+function notifyAdapter(socketPath: string, port: number): void {
+  // The main thread writes the session id right after starting this thread: wait for it.
+  Atomics.wait(state, STATE.idLength, 0, 1000);
+  const url = `ws://${hostPort(data.host, port)}${wsPath()}`;
+  const { connect } = require("node:net") as typeof import("node:net");
+  const socket = connect(socketPath, () => socket.end(`${JSON.stringify({ url, pid: process.pid })}\n`));
+  socket.on("error", () => socket.destroy());
+  socket.unref();
+}
 // (The main thread unrefs this thread: the server does not keep the program alive.)
 
 /**

@@ -1,0 +1,137 @@
+// A typed Chrome DevTools Protocol client over one WebSocket: commands with a bounded wait,
+// events by name. Types come from devtools-protocol (the protocol's own generated definitions).
+import type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";
+import type WebSocket from "ws";
+
+export type Commands = ProtocolMapping.Commands;
+export type Events = ProtocolMapping.Events;
+export type Params<M extends keyof Commands> = Commands[M]["paramsType"][0];
+export type Result<M extends keyof Commands> = Commands[M]["returnType"];
+export type EventParams<E extends keyof Events> = Events[E][0];
+
+/** RT_DEBUG_ADAPTER_TRACE=1: every CDP message on the adapter's stderr (never the DAP channel). */
+const trace = process.env.RT_DEBUG_ADAPTER_TRACE ? (line: string) => process.stderr.write(`${line.slice(0, 400)}\n`) : undefined;
+
+/** How long any command may take before the caller gets an error (the program may have died). */
+export const COMMAND_TIMEOUT_MS = 10_000;
+
+export class CdpError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+  ) {
+    super(`${method}: ${message}`);
+  }
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (value: any) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+export class CdpConnection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Set<(params: any) => void>>();
+  private readonly closeListeners = new Set<() => void>();
+  private closedFlag = false;
+
+  /** Connects to `url` (ws://host:port/id) or fails within `timeoutMs`. */
+  static connect(url: string, timeoutMs = COMMAND_TIMEOUT_MS): Promise<CdpConnection> {
+    const WebSocketClass = require("ws") as typeof import("ws").WebSocket;
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocketClass(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
+      const fail = (error: Error) => {
+        socket.removeAllListeners();
+        socket.on("error", () => {});
+        socket.terminate();
+        reject(new Error(`cannot connect to ${url}: ${error.message}`));
+      };
+      socket.once("error", fail);
+      socket.once("unexpected-response", (_request, response) => fail(new Error(`the server answered HTTP ${response.statusCode}`)));
+      socket.once("open", () => {
+        socket.removeAllListeners();
+        resolve(new CdpConnection(socket));
+      });
+    });
+  }
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on("message", (data) => this.receive(String(data)));
+    socket.on("error", () => {});
+    socket.on("close", () => this.closed());
+  }
+
+  get isClosed(): boolean {
+    return this.closedFlag;
+  }
+
+  send<M extends keyof Commands>(method: M, ...params: Commands[M]["paramsType"]): Promise<Result<M>> {
+    return this.sendWithTimeout(method, params[0], COMMAND_TIMEOUT_MS);
+  }
+
+  sendWithTimeout<M extends keyof Commands>(method: M, params: Params<M> | undefined, timeoutMs: number): Promise<Result<M>> {
+    if (this.closedFlag) return Promise.reject(new CdpError(method, -1, "the debugger connection is closed"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new CdpError(method, -1, `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      const text = JSON.stringify({ id, method, params: params ?? {} });
+      trace?.(`-> ${text}`);
+      this.socket.send(text);
+    });
+  }
+
+  on<E extends keyof Events>(event: E, listener: (params: EventParams<E>) => void): void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener);
+  }
+
+  onClose(listener: () => void): void {
+    if (this.closedFlag) listener();
+    else this.closeListeners.add(listener);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private receive(text: string): void {
+    trace?.(`<- ${text}`);
+    let message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof message.id === "number") {
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.error) pending.reject(new CdpError(pending.method, message.error.code, message.error.message));
+      else pending.resolve(message.result ?? {});
+      return;
+    }
+    if (typeof message.method !== "string") return;
+    for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+  }
+
+  private closed(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    for (const [, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new CdpError(pending.method, -1, "the debugger connection closed"));
+    }
+    this.pending.clear();
+    for (const listener of this.closeListeners) listener();
+  }
+}
