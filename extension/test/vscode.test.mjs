@@ -5,7 +5,7 @@
 // where one is missing the test skips with the reason, and under CI=true that is a failure.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { format } from "node:util";
 import path from "node:path";
@@ -13,9 +13,13 @@ import { test } from "node:test";
 import { keyringUnavailable, startKeyring } from "../../runtime/test/keyring.mjs";
 import { skipUnlessCI } from "../../runtime/test/rt.mjs";
 import { EXTENSION, codeServerUnavailable, installCodeServer, openBrowser, startCodeServer } from "./e2e/code-server.mjs";
+import { driveUi } from "./e2e/ui.mjs";
 import { makeWorkspace } from "./e2e/workspace.mjs";
 
 const KEEP = process.env.RT_E2E_KEEP === "1";
+// RT_E2E_ONLY=host or =ui runs one half (for working on it).
+const ONLY = process.env.RT_E2E_ONLY;
+const ARTIFACTS = path.join(EXTENSION, "..", "test", ".artifacts", "vscode");
 
 /** Builds the extension and packs the .vsix (what `npm run package` does); returns its path. */
 function packageVsix() {
@@ -86,8 +90,8 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
     assert.match(server.installed, /rt\.rt-vscode-0\.1\.0$/);
   });
 
-  const host = await runHostTests(server, workspace, dir, results);
-  await t.test("integration tests inside the extension host", async (t) => {
+  if (ONLY !== "ui") await t.test("integration tests inside the extension host", async (t) => {
+    const host = await runHostTests(server, workspace, dir, results);
     t.diagnostic(`figures measured in the extension host: ${JSON.stringify(host.metrics)}`);
     assert.ok(host.tests.length > 0, `no test ran:\n${host.output}`);
     for (const result of host.tests) {
@@ -97,5 +101,12 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
       });
     }
     assert.equal(host.code, 0, host.output);
+  });
+
+  if (ONLY !== "host") await t.test("the UI in headless Chromium: Run Script lens, gutter breakpoint + F5, secrets panel", async (t) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const started = Date.now();
+    await driveUi({ server, workspace, profile: path.join(dir, "chromium-ui"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
+    t.diagnostic(`screenshots in ${ARTIFACTS}`);
   });
 });

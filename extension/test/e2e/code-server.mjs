@@ -54,6 +54,8 @@ const USER_SETTINGS = {
   "workbench.colorTheme": "Default Dark Modern",
   "terminal.integrated.enablePersistentSessions": false,
   "git.enabled": false,
+  // The DOM renderer keeps the terminal's text in the page, where the UI test reads it.
+  "terminal.integrated.gpuAcceleration": "off",
 };
 
 /**

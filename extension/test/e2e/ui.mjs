@@ -1,0 +1,112 @@
+// Drives the real workbench in headless Chromium, as a person would: the Run Script lens and its
+// output in the terminal, a breakpoint set by clicking the gutter, F5, the paused line, and the
+// rt Secrets panel adding and deleting a credential. Each step saves a screenshot to `artifacts`.
+import path from "node:path";
+import { openBrowser } from "./code-server.mjs";
+
+export async function driveUi({ server, workspace, profile, artifacts, log }) {
+  const { context, page } = await openBrowser(profile);
+  const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  try {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    const secretsIcon = page.locator('.activitybar [aria-label^="rt Secrets"]').first();
+    await secretsIcon.waitFor({ timeout: 60_000 });
+    log("workbench ready, rt Secrets in the activity bar");
+
+    const steps = {
+      /** Quick Open: the file whose path (as Quick Open shows it) ends with `suffix`. */
+      async open(suffix) {
+        await page.keyboard.press("Control+P");
+        const input = page.locator(".quick-input-widget input");
+        await input.waitFor({ state: "visible" });
+        await input.fill(suffix);
+        const row = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: suffix.split("/").pop() }).first();
+        await row.waitFor();
+        await page.keyboard.press("Enter");
+        await page.locator(".tabs-container .tab.active", { hasText: suffix.split("/").pop() }).waitFor();
+      },
+      /** The editor line (a .view-line element) whose text contains `text`. */
+      line(text) {
+        return page.locator(".editor-instance .view-lines .view-line").filter({ hasText: text }).first();
+      },
+    };
+
+    // 1. Run Script lens in package.json -> the script's output in the terminal.
+    await steps.open("app/package.json");
+    const lens = page.locator(".contentWidgets .codelens-decoration a", { hasText: "Run Script" });
+    await lens.nth(1).waitFor({ timeout: 60_000 });
+    log(`package.json shows ${await lens.count()} Run Script lenses`);
+    // Lenses in file order: prehello, hello, ...: the second is hello's.
+    await lens.nth(1).click();
+    await page.locator(".terminal-wrapper .xterm-rows, .terminal-wrapper .xterm-screen").first().waitFor({ timeout: 30_000 });
+    await page.locator(".xterm-rows", { hasText: "hello from the hello script" }).first().waitFor({ timeout: 30_000 });
+    log("the terminal shows the script's output");
+    await page.waitForTimeout(500);
+    await shot("01-run-script-lens");
+
+    // 2. A breakpoint set by clicking the gutter, F5 (no launch.json), the paused line.
+    await steps.open("app/debug-me.ts");
+    const target = steps.line("const dy");
+    await target.waitFor();
+    const box = await target.boundingBox();
+    const margin = await page.locator(".editor-instance .margin").first().boundingBox();
+    await page.mouse.click(margin.x + 8, box.y + box.height / 2);
+    await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
+    log("breakpoint glyph shown after clicking the gutter");
+    await page.keyboard.press("F5");
+    // With more than one debugger for TypeScript (VS Code's own Node.js debugger too), F5 asks once.
+    const picked = await Promise.race([
+      page.locator(".quick-input-widget .monaco-list-row", { hasText: /^rt/ }).first().waitFor({ timeout: 15_000 }).then(() => "picker"),
+      page.locator(".debug-toolbar").waitFor({ timeout: 15_000 }).then(() => "session"),
+    ]);
+    if (picked === "picker") {
+      log("F5 asked which debugger: picking rt");
+      await page.locator(".quick-input-widget .monaco-list-row").filter({ has: page.locator(".label-name", { hasText: /^rt$/ }) }).first().click();
+    }
+    await page.locator(".debug-toolbar").waitFor({ timeout: 30_000 });
+    const paused = page.locator(".editor-instance .debug-top-stack-frame-line");
+    await paused.first().waitFor({ timeout: 30_000 });
+    const pausedBox = await paused.first().boundingBox();
+    if (Math.abs(pausedBox.y - box.y) > 2) throw new Error(`the highlighted line is at y=${pausedBox.y}, the breakpoint's line at y=${box.y}`);
+    log("paused: the breakpoint's line is highlighted");
+    await page.waitForTimeout(800);
+    await shot("02-breakpoint-paused");
+    await page.keyboard.press("F5");
+    await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    log("continued to the end");
+
+    // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
+    await secretsIcon.click();
+    const view = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /secrets/i }) }).first();
+    await view.waitFor();
+    await page.getByRole("button", { name: "Add Secret" }).first().click();
+    const input = page.locator(".quick-input-widget input");
+    for (const answer of ["ui-service", "alice-ui", "hunter2"]) {
+      await input.waitFor({ state: "visible" });
+      if (answer === "hunter2" && (await input.getAttribute("type")) !== "password") throw new Error("the value input box is not masked");
+      await input.fill(answer);
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(300);
+    }
+    const account = page.locator(".monaco-list-row", { hasText: "alice-ui" });
+    await account.waitFor({ timeout: 20_000 });
+    log("the panel lists the new account");
+    await page.waitForTimeout(500);
+    await shot("03-secrets-added");
+    await account.hover();
+    await account.getByRole("button", { name: "Delete Secret" }).click();
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor();
+    await shot("04-secrets-delete-confirmation");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await account.waitFor({ state: "detached", timeout: 20_000 });
+    log("after confirming, the account is gone");
+    await shot("05-secrets-deleted");
+  } catch (error) {
+    await shot("99-failure").catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
