@@ -13,7 +13,7 @@ import { test } from "node:test";
 import { keyringUnavailable, startKeyring } from "../../runtime/test/keyring.mjs";
 import { skipUnlessCI } from "../../runtime/test/rt.mjs";
 import { EXTENSION, codeServerUnavailable, installCodeServer, openBrowser, startCodeServer } from "./e2e/code-server.mjs";
-import { driveUi } from "./e2e/ui.mjs";
+import { driveBrokenSetup, driveUi } from "./e2e/ui.mjs";
 import { makeWorkspace } from "./e2e/workspace.mjs";
 
 const KEEP = process.env.RT_E2E_KEEP === "1";
@@ -108,5 +108,21 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
     const started = Date.now();
     await driveUi({ server, workspace, profile: path.join(dir, "chromium-ui"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
     t.diagnostic(`screenshots in ${ARTIFACTS}`);
+  });
+
+  if (ONLY !== "host") await t.test("a broken setup in the UI: rt.runtimePath names no rt and there is no D-Bus", async (t) => {
+    const broken = await startCodeServer({
+      codeServer,
+      dir: path.join(dir, "code-server-broken"),
+      vsix,
+      env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, "no-bus")}` },
+      machineSettings: { "rt.runtimePath": "/nonexistent/rt" },
+    });
+    try {
+      const started = Date.now();
+      await driveBrokenSetup({ server: broken, workspace, profile: path.join(dir, "chromium-broken"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
+    } finally {
+      await broken.stop();
+    }
   });
 });

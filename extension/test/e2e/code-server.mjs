@@ -60,13 +60,17 @@ const USER_SETTINGS = {
 
 /**
  * Starts code-server on a free port with a fresh profile under `dir`, after installing `vsix`.
- * `env` is added to its environment (its extension host inherits it). Resolves once HTTP answers.
+ * `env` is added to its environment (its extension host inherits it); `machineSettings` are the
+ * remote machine's settings (where machine-scoped ones such as rt.runtimePath are read).
+ * Resolves once HTTP answers.
  */
-export async function startCodeServer({ codeServer, dir, vsix, env = {}, extraArgs = [] }) {
+export async function startCodeServer({ codeServer, dir, vsix, env = {}, machineSettings = {}, extraArgs = [] }) {
   const userData = path.join(dir, "user-data");
   const extensions = path.join(dir, "extensions");
   mkdirSync(path.join(userData, "User"), { recursive: true });
   mkdirSync(extensions, { recursive: true });
+  mkdirSync(path.join(userData, "Machine"), { recursive: true });
+  writeFileSync(path.join(userData, "Machine", "settings.json"), JSON.stringify(machineSettings, null, 2));
   writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
   const environment = {
     ...process.env,

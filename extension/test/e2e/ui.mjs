@@ -28,7 +28,7 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
       },
       /** The editor line (a .view-line element) whose text contains `text`. */
       line(text) {
-        return page.locator(".editor-instance .view-lines .view-line").filter({ hasText: text }).first();
+        return page.locator(".editor-instance .view-lines .view-line").filter({ hasText: text, visible: true }).first();
       },
     };
 
@@ -49,8 +49,10 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
     await steps.open("app/debug-me.ts");
     const target = steps.line("const dy");
     await target.waitFor();
-    const box = await target.boundingBox();
-    const margin = await page.locator(".editor-instance .margin").first().boundingBox();
+    // The editor re-renders its lines while the TypeScript service starts: measure a settled line.
+    let box = null;
+    while (!box) box = await target.boundingBox();
+    const margin = await page.locator(".editor-instance .margin").filter({ visible: true }).first().boundingBox();
     await page.mouse.click(margin.x + 8, box.y + box.height / 2);
     await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
     log("breakpoint glyph shown after clicking the gutter");
@@ -78,9 +80,9 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
 
     // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
     await secretsIcon.click();
-    const view = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /secrets/i }) }).first();
-    await view.waitFor();
-    await page.getByRole("button", { name: "Add Secret" }).first().click();
+    const addButton = page.getByRole("button", { name: "Add Secret" }).first();
+    await addButton.waitFor();
+    await addButton.click();
     const input = page.locator(".quick-input-widget input");
     for (const answer of ["ui-service", "alice-ui", "hunter2"]) {
       await input.waitFor({ state: "visible" });
@@ -105,6 +107,43 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
     await shot("05-secrets-deleted");
   } catch (error) {
     await shot("99-failure").catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * A broken setup: rt.runtimePath names no file and there is no D-Bus session bus. The user sees
+ * a notification offering "Configure path", a warning in the status bar, and the rt Secrets
+ * panel says why the store cannot be used and what to do.
+ */
+export async function driveBrokenSetup({ server, workspace, profile, artifacts, log }) {
+  const { context, page } = await openBrowser(profile);
+  const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  try {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "rt: cannot use the rt set in rt.runtimePath" });
+    await toast.waitFor({ timeout: 60_000 });
+    const text = await toast.innerText();
+    if (!text.includes("/nonexistent/rt does not exist")) throw new Error(`the notification does not say what is wrong: ${text}`);
+    log(`notification: ${text.split("\n").find((line) => line.startsWith("rt:"))}`);
+    await page.locator(".statusbar-item", { hasText: "rt" }).filter({ has: page.locator(".codicon-warning") }).first().waitFor();
+    log("the status bar shows rt with a warning");
+    await page.locator('.activitybar [aria-label^="rt Secrets"]').first().click();
+    const message = page.locator(".pane-body .message", { hasText: "no D-Bus session bus" });
+    await message.waitFor({ timeout: 30_000 });
+    log(`secrets panel: ${(await message.innerText()).slice(0, 100)}...`);
+    await page.waitForTimeout(300);
+    await shot("06-broken-setup");
+    await toast.getByRole("button", { name: "Configure path" }).click();
+    await page.locator(".settings-editor").waitFor({ timeout: 20_000 });
+    await page.locator(".settings-editor .setting-item-label", { hasText: "Runtime Path" }).first().waitFor();
+    log("Configure path opened the setting");
+    await shot("07-configure-path");
+  } catch (error) {
+    await shot("98-broken-setup-failure").catch(() => {});
     throw error;
   } finally {
     await context.close();

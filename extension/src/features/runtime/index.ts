@@ -7,12 +7,21 @@ import { initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../.
 export function register(context: vscode.ExtensionContext): void {
   initRuntime(context);
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.configurePath.id, () => vscode.commands.executeCommand("workbench.action.openSettings", SETTINGS.runtimePath.id)),
+    vscode.commands.registerCommand(COMMANDS.configurePath.id, configurePath),
     vscode.commands.registerCommand(COMMANDS.showOutput.id, () => output().show()),
     onDidChangeRuntime(warnIfUnusable),
   );
   // After activation: reading the version starts a process, which activation does not wait for.
   void runtime().then(warnIfUnusable);
+}
+
+/**
+ * rt.runtimePath is a machine setting: in a remote window (SSH, containers, code-server) it is
+ * read from the remote machine's settings, which the User tab of the settings editor hides.
+ */
+function configurePath(): Thenable<unknown> {
+  const command = vscode.env.remoteName ? "workbench.action.openRemoteSettings" : "workbench.action.openSettings";
+  return vscode.commands.executeCommand(command, { query: SETTINGS.runtimePath.id });
 }
 
 async function warnIfUnusable(info: RuntimeInfo): Promise<void> {

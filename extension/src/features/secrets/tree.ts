@@ -4,6 +4,9 @@ import { listNames, type SecretsError } from "rt/secrets";
 import * as vscode from "vscode";
 import { TrackedServices, type TrackScope } from "./tracked.js";
 
+/** Listed to check the store when no service is tracked (an unused name: it has no accounts). */
+const PROBE_SERVICE = "rt-vscode-store-check";
+
 export type SecretsNode = { readonly kind: "service"; readonly service: string; readonly scopes: readonly TrackScope[] } | { readonly kind: "account"; readonly service: string; readonly name: string };
 
 export class SecretsTree implements vscode.TreeDataProvider<SecretsNode> {
@@ -25,11 +28,13 @@ export class SecretsTree implements vscode.TreeDataProvider<SecretsNode> {
     if (!node) {
       const services = this.tracked.list();
       this.failures.clear();
-      await vscode.commands.executeCommand("setContext", "rt.secrets.state", services.length ? "services" : "empty");
-      // Listing every service now tells the view about a store problem before anything expands.
-      const accounts = await Promise.all(services.map(({ service }) => this.accounts(service)));
+      // Listing every service now tells the view about a store problem before anything expands;
+      // with none tracked, listing a service nobody uses checks that the store can be reached.
+      const accounts = await Promise.all((services.length ? services.map(({ service }) => service) : [PROBE_SERVICE]).map((service) => this.accounts(service)));
       this.listed = new Map(services.map(({ service }, index) => [service, accounts[index]]));
       this.showProblem();
+      const state = this.failures.size ? "error" : services.length ? "services" : "empty";
+      await vscode.commands.executeCommand("setContext", "rt.secrets.state", state);
       return services.map(({ service, scopes }) => ({ kind: "service", service, scopes }));
     }
     if (node.kind !== "service") return [];
@@ -74,5 +79,6 @@ export class SecretsTree implements vscode.TreeDataProvider<SecretsNode> {
     if (!this.view) return;
     const [failure] = this.failures.values();
     this.view.message = failure ? `The credential store cannot be used: ${failure.message}. Then press Refresh.` : undefined;
+    this.view.badge = failure ? { value: 1, tooltip: "The credential store cannot be used" } : undefined;
   }
 }
