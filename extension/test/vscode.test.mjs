@@ -4,64 +4,22 @@
 // Needs code-server (installed into a cache directory on first use), Chromium and a keyring;
 // where one is missing the test skips with the reason, and under CI=true that is a failure.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { format } from "node:util";
 import path from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { keyringUnavailable, startKeyring } from "../../runtime/test/keyring.mjs";
 import { skipUnlessCI } from "../../runtime/test/rt.mjs";
-import { EXTENSION, codeServerUnavailable, installCodeServer, openBrowser, startCodeServer } from "./e2e/code-server.mjs";
+import { codeServerUnavailable, installCodeServer, startCodeServer } from "./e2e/code-server.mjs";
+import { packageVsix, runHostTests } from "./e2e/host.mjs";
 import { driveBrokenSetup, driveUi } from "./e2e/ui.mjs";
 import { makeWorkspace } from "./e2e/workspace.mjs";
 
 const KEEP = process.env.RT_E2E_KEEP === "1";
 // RT_E2E_ONLY=host or =ui runs one half (for working on it).
 const ONLY = process.env.RT_E2E_ONLY;
-const ARTIFACTS = path.join(EXTENSION, "..", "test", ".artifacts", "vscode");
-
-/** Builds the extension and packs the .vsix (what `npm run package` does); returns its path. */
-function packageVsix() {
-  for (const script of ["build.mjs", "scripts/package.mjs"]) {
-    const result = spawnSync(process.execPath, [script], { cwd: EXTENSION, encoding: "utf8" });
-    assert.equal(result.status, 0, `${script} failed:\n${result.stdout}${result.stderr}`);
-  }
-  const { name, version } = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8"));
-  return path.join(EXTENSION, `${name}-${version}.vsix`);
-}
-
-/** Opens the workbench with the extension's tests as extensionTestsPath; resolves with their results. */
-async function runHostTests(server, workspace, dir, results) {
-  const payload = [
-    ["extensionDevelopmentPath", `vscode-remote://${server.authority}${server.installed}`],
-    ["extensionTestsPath", `vscode-remote://${server.authority}${path.join(EXTENSION, "test", "host", "index.cjs")}`],
-  ];
-  const { context, page } = await openBrowser(path.join(dir, "chromium-host-tests"));
-  try {
-    let exit;
-    const exited = new Promise((resolve) => (exit = resolve));
-    const lines = [];
-    await page.exposeFunction("codeAutomationLog", (type, args) => {
-      if (type !== "error") lines.push(format(...(args ?? [])));
-    });
-    await page.exposeFunction("codeAutomationExit", (code) => exit(code));
-    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    const timer = setTimeout(() => exit("timeout"), 300_000);
-    const code = await exited;
-    clearTimeout(timer);
-    const output = lines.join("\n");
-    let parsed;
-    try {
-      parsed = JSON.parse(readFileSync(results, "utf8"));
-    } catch {
-      throw new Error(`the extension tests wrote no results (exit ${code}):\n${output}\n${server.log.slice(-4000)}`);
-    }
-    return { code, output, ...parsed };
-  } finally {
-    await context.close();
-  }
-}
+const ARTIFACTS = fileURLToPath(new URL("../../test/.artifacts/vscode/", import.meta.url));
 
 test("the rt extension in a real VS Code (code-server)", async (t) => {
   const missing = codeServerUnavailable() ?? keyringUnavailable();
@@ -91,7 +49,7 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
   });
 
   if (ONLY !== "ui") await t.test("integration tests inside the extension host", async (t) => {
-    const host = await runHostTests(server, workspace, dir, results);
+    const host = await runHostTests({ server, workspace, profile: path.join(dir, "chromium-host-tests"), results });
     t.diagnostic(`figures measured in the extension host: ${JSON.stringify(host.metrics)}`);
     assert.ok(host.tests.length > 0, `no test ran:\n${host.output}`);
     for (const result of host.tests) {

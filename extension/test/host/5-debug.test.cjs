@@ -4,39 +4,7 @@
 const assert = require("node:assert/strict");
 const { readFileSync } = require("node:fs");
 const vscode = require("vscode");
-const { folder, metric, path } = require("./support.cjs");
-
-/** Follows the DAP messages of the next rt session: resolves events as they arrive. */
-function followSession() {
-  const seen = { output: "", stopped: [], exitCode: undefined };
-  const waiters = [];
-  const check = () => waiters.splice(0).forEach((waiter) => (waiter.test() ? waiter.resolve() : waiters.push(waiter)));
-  const tracker = vscode.debug.registerDebugAdapterTrackerFactory("rt", {
-    createDebugAdapterTracker: () => ({
-      onDidSendMessage(message) {
-        if (message.type !== "event") return;
-        if (message.event === "stopped") seen.stopped.push({ ...message.body, at: performance.now() });
-        if (message.event === "output" && message.body.category !== "telemetry") seen.output += message.body.output;
-        if (message.event === "exited") seen.exitCode = message.body.exitCode;
-        check();
-      },
-    }),
-  });
-  let session;
-  const started = new Promise((resolve) => {
-    const listener = vscode.debug.onDidStartDebugSession((s) => (listener.dispose(), (session = s), resolve(s)));
-  });
-  const terminated = new Promise((resolve) => {
-    const listener = vscode.debug.onDidTerminateDebugSession((s) => s === session && (listener.dispose(), resolve()));
-  });
-  const until = (test, what, timeout = 30_000) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; output so far: ${seen.output}`)), timeout);
-      waiters.push({ test, resolve: () => (clearTimeout(timer), resolve()) });
-      check();
-    });
-  return { seen, started, terminated, until, dispose: () => tracker.dispose() };
-}
+const { folder, followSession, metric, path } = require("./support.cjs");
 
 async function debugToBreakpoint(start, metricName) {
   const file = path.join(folder("app").uri.fsPath, "debug-me.ts");

@@ -9,7 +9,9 @@ exports.run = function run() {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 60_000, reporter: "spec" });
   const only = process.env.RT_E2E_GREP;
   if (only) mocha.grep(only);
-  for (const file of fs.readdirSync(__dirname).sort()) if (file.endsWith(".test.cjs")) mocha.addFile(path.join(__dirname, file));
+  // RT_E2E_SUITE=bench: bench.cjs alone (bench/vscode.mjs), else every *.test.cjs.
+  const suffix = process.env.RT_E2E_SUITE === "bench" ? "bench.cjs" : ".test.cjs";
+  for (const file of fs.readdirSync(__dirname).sort()) if (file.endsWith(suffix)) mocha.addFile(path.join(__dirname, file));
   globalThis.rtMetrics = {};
   const tests = [];
   return new Promise((resolve, reject) => {

@@ -43,8 +43,40 @@ function secretTool(...args) {
   return { code: result.status, stdout: result.stdout };
 }
 
+/** Follows the DAP messages of the next rt session: resolves events as they arrive. */
+function followSession(type = "rt") {
+  const seen = { output: "", stopped: [], exitCode: undefined };
+  const waiters = [];
+  const check = () => waiters.splice(0).forEach((waiter) => (waiter.test() ? waiter.resolve() : waiters.push(waiter)));
+  const tracker = vscode.debug.registerDebugAdapterTrackerFactory(type, {
+    createDebugAdapterTracker: () => ({
+      onDidSendMessage(message) {
+        if (message.type !== "event") return;
+        if (message.event === "stopped") seen.stopped.push({ ...message.body, at: performance.now() });
+        if (message.event === "output" && message.body.category !== "telemetry") seen.output += message.body.output;
+        if (message.event === "exited") seen.exitCode = message.body.exitCode;
+        check();
+      },
+    }),
+  });
+  let session;
+  const started = new Promise((resolve) => {
+    const listener = vscode.debug.onDidStartDebugSession((s) => (listener.dispose(), (session = s), resolve(s)));
+  });
+  const terminated = new Promise((resolve) => {
+    const listener = vscode.debug.onDidTerminateDebugSession((s) => s === session && (listener.dispose(), resolve()));
+  });
+  const until = (test, what, timeout = 30_000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; output so far: ${seen.output}`)), timeout);
+      waiters.push({ test, resolve: () => (clearTimeout(timer), resolve()) });
+      check();
+    });
+  return { seen, started, terminated, until, dispose: () => tracker.dispose() };
+}
+
 function metric(name, value) {
   globalThis.rtMetrics[name] = value;
 }
 
-module.exports = { EXTENSION_ID, folder, taskExit, eventually, secretTool, metric, path };
+module.exports = { EXTENSION_ID, folder, taskExit, eventually, secretTool, followSession, metric, path };
