@@ -177,7 +177,7 @@ export function render(object: RemoteObject): string {
       return `ƒ ${functionHeader(object.description ?? "")}`;
     default:
       if (object.subtype === "null") return "null";
-      if (object.subtype === "internal#entry") return object.description ?? "entry";
+      if ((object.subtype as string | undefined) === "internal#entry") return object.description ?? "entry";
       return object.preview ? renderPreview(object.preview, object.description ?? "") : (object.description ?? "Object");
   }
 }
