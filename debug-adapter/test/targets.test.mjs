@@ -77,9 +77,9 @@ describe("launch variants", () => {
 
   test("watchMode: after a file changes and rt restarts the program, the debugger reattaches and breakpoints hit again", async (t) => {
     const dir = tempCopy(t);
-    const file = path.join(dir, "forever.ts");
+    const file = path.join(dir, "ticker.ts");
     const dap = DapClient.start(t);
-    await dap.launch({ program: file, watchMode: true }, { breakpoints: { [file]: [5] } });
+    await dap.launch({ program: file, watchMode: true }, { breakpoints: { [file]: [{ line: 5, condition: "ticks === 1" }] } });
     await dap.stopped();
     assert.equal((await dap.topFrame()).line, 5);
     await dap.request("continue", { threadId: 1 });
