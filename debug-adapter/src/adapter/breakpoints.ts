@@ -88,6 +88,10 @@ export class Breakpoints {
     return { breakpoints, shouldStop };
   }
 
+  isUserBreakpoint(v8Id: string): boolean {
+    return this.byV8Id.has(v8Id);
+  }
+
   byLogpointUrl(url: string): UserBreakpoint | undefined {
     if (!url.startsWith(LOGPOINT_URL_PREFIX)) return undefined;
     const id = Number(url.slice(LOGPOINT_URL_PREFIX.length));
@@ -226,7 +230,11 @@ export function parseHitCondition(text: string): ((hits: number) => boolean) | u
  */
 function v8Condition(breakpoint: UserBreakpoint): string | undefined {
   if (!breakpoint.logMessage) return breakpoint.condition;
-  const template = breakpoint.logMessage.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\{([^{}]+)\}/g, "${$1}");
+  const literal = (text: string) => text.replace(/[\\`]|\$\{/g, (special) => `\\${special}`);
+  const template = breakpoint.logMessage
+    .split(/\{([^{}]+)\}/)
+    .map((part, index) => (index % 2 === 0 ? literal(part) : `\${${part}}`))
+    .join("");
   const log = `(console.log(\`${template}\`), false)`;
   const expression = breakpoint.condition ? `(${breakpoint.condition}) && ${log}` : log;
   return `${expression}\n//# sourceURL=${LOGPOINT_URL_PREFIX}${breakpoint.id}`;

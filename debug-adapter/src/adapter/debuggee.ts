@@ -51,6 +51,7 @@ export class Debuggee {
   private entry: { pending: boolean; target: string | boolean; breakpointId?: string } = { pending: false, target: false };
   private pauseOnExceptions: "none" | "uncaught" | "all" = "none";
   private lastReturnValue: RemoteObject | undefined;
+  private returnBreakpoints: { ids: string[]; depth: number } | undefined;
   private options: AttachOptions = { ownsStderr: true };
 
   constructor(private readonly events: DebuggeeEvents) {
@@ -117,7 +118,9 @@ export class Debuggee {
 
   async resume(): Promise<void> {
     this.expectResume = true;
-    await this.requireConnection().send("Debugger.resume", {});
+    const cdp = this.requireConnection();
+    // A program that runs to its end may close the connection before answering.
+    await cdp.send("Debugger.resume", {}).catch(ignoreIfClosed(cdp));
   }
 
   async step(kind: "over" | "into" | "out"): Promise<void> {
@@ -125,9 +128,39 @@ export class Debuggee {
     if (!this.paused) throw new Error("the program is not paused");
     this.expectResume = true;
     this.stepReason = "step";
-    if (kind === "over") await cdp.send("Debugger.stepOver", {});
-    else if (kind === "into") await cdp.send("Debugger.stepInto", {});
-    else await cdp.send("Debugger.stepOut");
+    if (kind === "over") await cdp.send("Debugger.stepOver", {}).catch(ignoreIfClosed(cdp));
+    else if (kind === "into") await cdp.send("Debugger.stepInto", {}).catch(ignoreIfClosed(cdp));
+    else await this.stepOut(cdp, this.paused.event.callFrames);
+  }
+
+  /**
+   * Step out that keeps the function's return value ($returnValue in the caller): V8 reports a
+   * return value only when paused at the function's return, so the function's return positions
+   * get one-shot breakpoints; at the hit (in this same call, not a deeper recursive one) the
+   * value is kept and the real step out follows.
+   */
+  private async stepOut(cdp: CdpConnection, frames: readonly CallFrame[]): Promise<void> {
+    const top = frames[0]!;
+    const { locations } = await cdp
+      .send("Debugger.getPossibleBreakpoints", { start: top.location, restrictToFunction: true })
+      .catch(() => ({ locations: [] as Protocol.Debugger.BreakLocation[] }));
+    const ids: string[] = [];
+    for (const location of locations.filter((candidate) => candidate.type === "return")) {
+      const result = await cdp.send("Debugger.setBreakpoint", { location }).catch(() => undefined);
+      if (result) ids.push(result.breakpointId);
+    }
+    if (ids.length === 0) {
+      await cdp.send("Debugger.stepOut").catch(ignoreIfClosed(cdp));
+      return;
+    }
+    this.returnBreakpoints = { ids, depth: frames.length };
+    await cdp.send("Debugger.resume", {}).catch(ignoreIfClosed(cdp));
+  }
+
+  private async clearReturnBreakpoints(cdp: CdpConnection): Promise<void> {
+    const ids = this.returnBreakpoints?.ids ?? [];
+    this.returnBreakpoints = undefined;
+    await Promise.all(ids.map((breakpointId) => cdp.send("Debugger.removeBreakpoint", { breakpointId }).catch(() => {})));
   }
 
   async pause(): Promise<void> {
@@ -284,6 +317,22 @@ export class Debuggee {
       return;
     }
     const hitIds = event.hitBreakpoints ?? [];
+    if (this.returnBreakpoints) {
+      const returning = hitIds.some((id) => this.returnBreakpoints!.ids.includes(id));
+      if (returning && event.callFrames.length !== this.returnBreakpoints.depth) {
+        // The same function, deeper in a recursion: not the call being stepped out of.
+        this.hiddenResumes++;
+        await cdp.send("Debugger.resume", {}).catch(() => {});
+        return;
+      }
+      await this.clearReturnBreakpoints(cdp);
+      if (returning && hitIds.every((id) => !this.breakpoints.isUserBreakpoint(id))) {
+        this.lastReturnValue = event.callFrames[0]?.returnValue;
+        this.hiddenResumes++;
+        await cdp.send("Debugger.stepOut").catch(() => {});
+        return;
+      }
+    }
     let reason: DebugProtocol.StoppedEvent["body"]["reason"];
     if (this.entry.breakpointId && hitIds.includes(this.entry.breakpointId)) {
       await cdp.send("Debugger.removeBreakpoint", { breakpointId: this.entry.breakpointId }).catch(() => {});
@@ -306,6 +355,7 @@ export class Debuggee {
     const frames = new Map<number, CallFrame>();
     for (const frame of event.callFrames) frames.set(this.nextFrameId++, frame);
     if (event.callFrames[0]?.returnValue) this.lastReturnValue = event.callFrames[0].returnValue;
+    else if (reason !== "step") this.lastReturnValue = undefined;
     this.paused = { event, frames };
     const body: DebugProtocol.StoppedEvent["body"] = { reason, threadId: MAIN_THREAD_ID, allThreadsStopped: true };
     if (reason === "exception") {
@@ -324,8 +374,6 @@ export class Debuggee {
       this.hiddenResumes--;
       return;
     }
-    // A step into a function's end keeps its return value for the caller's Local scope.
-    if (!this.paused?.event.callFrames[0]?.returnValue) this.lastReturnValue = undefined;
     this.paused = undefined;
     this.variables.clearPaused();
     if (!this.expectResume) this.events.continued();
@@ -414,6 +462,12 @@ export class Debuggee {
     if (!cdp) throw new Error("the program is not connected");
     return cdp;
   }
+}
+
+function ignoreIfClosed(cdp: CdpConnection): (error: unknown) => void {
+  return (error) => {
+    if (!cdp.isClosed) throw error;
+  };
 }
 
 function scopeName(scope: Protocol.Debugger.Scope): string {

@@ -74,7 +74,7 @@ export class Variables {
     const size = collectionSize(container.object);
     const paged = size !== undefined && size > PAGE_THRESHOLD;
     if (filter === "indexed" && size !== undefined) return this.slice(container, start, count || size, persistent);
-    const { result, internalProperties = [] } = await cdp.send("Runtime.getProperties", { objectId, ownProperties: true, generatePreview: false });
+    const { result, internalProperties = [] } = await cdp.send("Runtime.getProperties", { objectId, ownProperties: true, generatePreview: true });
     const variables: DebugProtocol.Variable[] = [];
     if (container.kind === "scope") for (const extra of container.extras) variables.push(this.variable(extra.name, extra.value, extra.name, persistent));
     for (const property of result) {
@@ -122,7 +122,7 @@ export class Variables {
       }`,
       arguments: [{ value: start }, { value: Math.min(count, MAX_SLICE) }],
     });
-    const { result: items } = await cdp.send("Runtime.getProperties", { objectId: result.objectId!, ownProperties: true });
+    const { result: items } = await cdp.send("Runtime.getProperties", { objectId: result.objectId!, ownProperties: true, generatePreview: true });
     const evaluateName = container.kind === "object" ? container.evaluateName : undefined;
     const isMapOrSet = container.object.subtype === "map" || container.object.subtype === "set";
     return items
@@ -177,6 +177,7 @@ export function render(object: RemoteObject): string {
       return `ƒ ${functionHeader(object.description ?? "")}`;
     default:
       if (object.subtype === "null") return "null";
+      if ((object.subtype as string | undefined) === "internal#entry") return object.description ?? "entry";
       return object.preview ? renderPreview(object.preview, object.description ?? "") : (object.description ?? "Object");
   }
 }
