@@ -21,6 +21,13 @@ const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
 
 export const uriOf = (file) => pathToFileURL(file).href;
 
+// A test that fails before shutdown() leaves its server running: test files end them all with
+// `after(killServers)` (the benchmark uses this module too, without node:test).
+const children = new Set();
+export function killServers() {
+  for (const child of children) child.kill();
+}
+
 /** A started server with an initialized connection. `close()` shuts it down properly. */
 export async function startServer({ transport = "stdio" } = {}) {
   const started = performance.now();
@@ -28,6 +35,8 @@ export async function startServer({ transport = "stdio" } = {}) {
     transport === "ipc"
       ? fork(SERVER, ["--node-ipc"], { stdio: ["ignore", "ignore", "pipe", "ipc"] })
       : spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   const connection =
@@ -36,8 +45,10 @@ export async function startServer({ transport = "stdio" } = {}) {
       : createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const diagnostics = new Map();
   const waiters = [];
+  const listeners = [];
   connection.onNotification("textDocument/publishDiagnostics", (params) => {
     diagnostics.set(params.uri, params);
+    for (const listener of listeners) listener(params);
     for (const waiter of [...waiters]) if (waiter.test(params)) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve(params);
   });
   connection.listen();
@@ -76,8 +87,8 @@ export async function startServer({ transport = "stdio" } = {}) {
     diagnosticsFor(uri, version) {
       return new Promise((resolve) => waiters.push({ test: (params) => params.uri === uri && params.version === version, resolve }));
     },
-    /** Every diagnostics notification received for `uri` so far (the latest). */
-    lastDiagnostics: (uri) => diagnostics.get(uri),
+    /** Calls `listener` with every diagnostics notification from now on. */
+    onDiagnostics: (listener) => listeners.push(listener),
     request: (method, file, extra = {}) => connection.sendRequest(method, { textDocument: { uri: uriOf(file) }, ...extra }),
     async shutdown() {
       await connection.sendRequest("shutdown");
@@ -100,10 +111,14 @@ export function positionOf(text, needle, { occurrence = 1, delta = 0 } = {}) {
   return { line: before.length - 1, character: before.at(-1).length };
 }
 
-/** Compares `value` (paths under the repository shown as <repo>) with server/test/golden/<name>.json. UPDATE_GOLDEN=1 rewrites. */
-export function assertGolden(name, value) {
-  const actual = `${JSON.stringify(value, null, 2).replaceAll(uriOf(REPO), "file:///<repo>/").replaceAll(REPO, "<repo>/")}\n`;
-  const file = path.join(GOLDEN, `${name}.json`);
+/**
+ * Compares `list` with server/test/golden/<name>.jsonl: one item a line, as JSON, paths under the
+ * repository shown as <repo>. UPDATE_GOLDEN=1 rewrites the file; a mismatch writes <name>.jsonl.actual.
+ */
+export function assertGolden(name, list) {
+  const lines = list.map((item) => JSON.stringify(item).replaceAll(uriOf(REPO), "file:///<repo>/").replaceAll(REPO, "<repo>/"));
+  const actual = `${lines.join("\n")}\n`;
+  const file = path.join(GOLDEN, `${name}.jsonl`);
   if (process.env.UPDATE_GOLDEN || !existsSync(file)) {
     mkdirSync(GOLDEN, { recursive: true });
     writeFileSync(file, actual);

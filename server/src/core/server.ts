@@ -15,6 +15,9 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnyKind } from "./kinds.js";
 
+/** How long after the last edit diagnostics run (well under a keystroke's interval). */
+const SETTLE_MS = 2;
+
 export function startServer(connection: Connection, kinds: readonly AnyKind[], version: string): void {
   const documents = new TextDocuments(TextDocument);
   // A bug in one feature answers nothing for that request and is logged; the server stays up.
@@ -47,32 +50,33 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
     return { kind, document, model: cached.model };
   };
 
-  // Diagnostics run once the queued messages are handled, so a burst of keystrokes costs one run
-  // on the latest text; a run whose document changed meanwhile is dropped (cancelled).
+  // Diagnostics run once the edits have settled (no change for SETTLE_MS): the editor sends one
+  // message per keystroke and vscode-jsonrpc handles one message per turn of the event loop, so
+  // a burst of keystrokes costs one run on the latest text. A run whose document changed
+  // meanwhile is dropped (cancelled).
   const pending = new Set<string>();
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const runDiagnostics = (): void => {
+    for (const uri of [...pending]) {
+      pending.delete(uri);
+      const found = owned({ uri });
+      if (!found) continue;
+      const { version } = found.document;
+      const token: CancellationToken = {
+        get isCancellationRequested() {
+          return documents.get(uri)?.version !== version || pending.has(uri);
+        },
+        onCancellationRequested: CancellationToken.None.onCancellationRequested,
+      };
+      const diagnostics = guarded(() => found.kind.diagnostics(found.document, found.model, token), null);
+      if (diagnostics && !token.isCancellationRequested) void connection.sendDiagnostics({ uri, version, diagnostics });
+    }
+  };
   const scheduleDiagnostics = (uri: string): void => {
     if (!kindOf(uri)) return;
     pending.add(uri);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      for (const uri of [...pending]) {
-        pending.delete(uri);
-        const found = owned({ uri });
-        if (!found) continue;
-        const { version } = found.document;
-        const token: CancellationToken = {
-          get isCancellationRequested() {
-            return documents.get(uri)?.version !== version || pending.has(uri);
-          },
-          onCancellationRequested: CancellationToken.None.onCancellationRequested,
-        };
-        const diagnostics = guarded(() => found.kind.diagnostics(found.document, found.model, token), null);
-        if (diagnostics && !token.isCancellationRequested) void connection.sendDiagnostics({ uri, version, diagnostics });
-      }
-    });
+    clearTimeout(timer);
+    timer = setTimeout(runDiagnostics, SETTLE_MS);
   };
 
   documents.onDidChangeContent(({ document }) => scheduleDiagnostics(document.uri));

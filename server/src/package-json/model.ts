@@ -44,7 +44,9 @@ export function parsePackageJson(document: TextDocument): PackageJson {
   const text = document.getText();
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const syntaxErrors = errors.map((error) => ({ start: error.offset, end: error.offset + error.length, message: printParseErrorCode(error.error) }));
+  // The first error only: the ones after it are mostly its echoes (an unterminated string
+  // swallows the comma after it), and the first is the one to fix.
+  const syntaxErrors = errors.slice(0, 1).map((error) => ({ start: error.offset, end: error.offset + error.length, message: JSON_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error) }));
   let manifest: Manifest | undefined;
   try {
     manifest = root?.type === "object" ? manifestFromJson(file, getNodeValue(root)) : undefined;
@@ -74,6 +76,26 @@ export function parsePackageJson(document: TextDocument): PackageJson {
   }
   return { dir: path.dirname(file), file, manifest, scripts, syntaxErrors };
 }
+
+/** jsonc-parser's error codes (by name) in words. */
+const JSON_ERRORS: Record<string, string> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "a property name in double quotes expected",
+  ValueExpected: "a value expected",
+  ColonExpected: "':' expected",
+  CommaExpected: "',' expected",
+  CloseBraceExpected: "'}' expected",
+  CloseBracketExpected: "']' expected",
+  EndOfFileExpected: "end of file expected",
+  InvalidCommentToken: "comments are not allowed in package.json",
+  UnexpectedEndOfComment: "unterminated comment",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid \\u escape",
+  InvalidEscapeCharacter: "invalid escape character",
+  InvalidCharacter: "a control character in a string (write it escaped)",
+};
 
 function property(object: Node, name: string): Node | undefined {
   return object.children?.find((entry) => entry.children?.[0]?.value === name)?.children?.[1];

@@ -1,5 +1,6 @@
 // rtfig.toml completion and hover. Both read the text around the cursor (the table header above
 // it, the key before `=`), not the parse tree: while typing, the file is rarely valid TOML.
+import { READY_OWNERS, flagByName } from "rt/flags";
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from "vscode-languageserver";
 import type { Position } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -46,7 +47,10 @@ export function rtfigCompletion(document: TextDocument, position: Position): Com
     const dotted = splitKey(typed).slice(0, typed.endsWith(".") ? undefined : -1);
     const keys = tableSchema([...table, ...dotted])?.properties ?? {};
     const prefix = typed.slice(0, typed.lastIndexOf(".") + 1);
-    return Object.entries(keys).map(([key, schema]) => ({
+    // kebab-case keys (camelCase ones once the user types a capital), of features rt supports today.
+    const camel = /[A-Z]/.test(typed);
+    const offered = Object.entries(keys).filter(([key]) => /[A-Z]/.test(key) === camel && supported(key));
+    return offered.map(([key, schema]) => ({
       label: key,
       kind: schema.type === "object" ? CompletionItemKind.Module : CompletionItemKind.Property,
       detail: expected(schema),
@@ -84,6 +88,11 @@ export function rtfigHover(document: TextDocument, position: Position): Hover | 
     contents: { kind: MarkupKind.Markdown, value: parts.filter(Boolean).join("\n\n") },
     range: { start: { line: position.line, character: start }, end: { line: position.line, character: start + keyText.length } },
   };
+}
+
+function supported(key: string): boolean {
+  const flag = flagByName(kebab(key));
+  return !flag || READY_OWNERS.has(flag.owner);
 }
 
 /** The schema of `key` (possibly dotted) written in `table`. */

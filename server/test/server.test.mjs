@@ -1,0 +1,117 @@
+// The server as a program: its transports (stdio, Node IPC), its refusal to run without one,
+// the documents it leaves alone, cancelled requests, and a very large package.json.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { after, test } from "node:test";
+import { FIXTURES, killServers, positionOf, SERVER, startServer, uriOf } from "./lsp.mjs";
+
+after(killServers);
+
+/** A package.json of `count` scripts, one a line, each calling the next one with rt run. */
+function bigPackageJson(count) {
+  const scripts = Array.from({ length: count }, (_, i) => `    "s${i}": "rt run s${(i + 1) % count} && tsc -p src/main.ts --flag-${i}"`);
+  return `{\n  "name": "big",\n  "scripts": {\n${scripts.join(",\n")}\n  }\n}\n`;
+}
+
+test("over stdio: initialize answers with the capabilities and the server's name", async () => {
+  const server = await startServer();
+  assert.deepEqual(server.initialize, {
+    serverInfo: { name: "rt-language-server", version: "0.1.0" },
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      completionProvider: { triggerCharacters: [" ", "-", "=", "[", "."] },
+      hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      documentLinkProvider: { resolveProvider: false },
+    },
+  });
+  assert.equal(await server.shutdown(), 0);
+});
+
+test("over Node IPC (how the VS Code extension starts it): the same server", async () => {
+  const server = await startServer({ transport: "ipc" });
+  assert.equal(server.initialize.serverInfo.name, "rt-language-server");
+  const { diagnostics } = await server.open(path.join(FIXTURES, "monorepo", "packages", "b", "package.json"));
+  assert.equal(diagnostics.length, 1);
+  assert.equal(await server.shutdown(), 0);
+});
+
+test("without a transport flag: a one-line usage error, exit 2", () => {
+  const result = spawnSync(process.execPath, [SERVER], { encoding: "utf8" });
+  assert.deepEqual([result.status, result.stdout, result.stderr], [2, "", "rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n"]);
+});
+
+test("documents it does not own get no diagnostics and no answers", async () => {
+  const server = await startServer();
+  const other = path.join(FIXTURES, "app", "tsconfig.json");
+  const notRtfig = path.join(FIXTURES, "config", "other.toml");
+  let unowned = 0;
+  server.onDiagnostics((params) => {
+    if (params.uri === uriOf(other) || params.uri === uriOf(notRtfig)) unowned++;
+  });
+  void server.open(other, '{ "scripts": { "x": "rt run nothing" } }');
+  void server.open(notRtfig, "colour = 1\n");
+  // Notifications are handled in order: once this one's diagnostics arrive, the others had their turn.
+  await server.open(path.join(FIXTURES, "app", "package.json"));
+  assert.equal(unowned, 0);
+  assert.equal(await server.request("textDocument/hover", other, { position: { line: 0, character: 22 } }), null);
+  assert.equal(await server.request("textDocument/completion", notRtfig, { position: { line: 0, character: 0 } }), null);
+  assert.equal(await server.request("textDocument/codeLens", other), null);
+  assert.equal(await server.shutdown(), 0);
+});
+
+test("a request cancelled before it is handled ends with RequestCancelled", async () => {
+  const server = await startServer();
+  const file = path.join(FIXTURES, "app", "package.json");
+  await server.open(file);
+  // The request and its cancellation in one write, as a client that cancels at once sends
+  // them: the server reads both before it handles either, so the request is never worked on.
+  const message = (body) => {
+    const json = JSON.stringify({ jsonrpc: "2.0", ...body });
+    return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
+  };
+  let output = "";
+  server.child.stdout.on("data", (chunk) => (output += chunk));
+  server.child.stdin.write(
+    message({ id: "cancelled-lens", method: "textDocument/codeLens", params: { textDocument: { uri: uriOf(file) } } }) +
+      message({ method: "$/cancelRequest", params: { id: "cancelled-lens" } }),
+  );
+  const lenses = await server.request("textDocument/codeLens", file);
+  assert.ok(lenses.length > 0, "the next request is answered");
+  const answer = /\{[^\n]*"id":"cancelled-lens"[^\n]*?\}\}/.exec(output.replace(/Content-Length: \d+\r\n\r\n/g, "\n"))?.[0];
+  assert.equal(JSON.parse(answer).error.code, -32800, answer);
+  assert.equal(await server.shutdown(), 0);
+});
+
+test("a 10,000-line package.json stays responsive; a burst of edits costs one run on the latest text", async () => {
+  const server = await startServer();
+  const file = path.join(FIXTURES, "app", "package.json");
+  const text = bigPackageJson(10_000);
+  assert.ok(text.split("\n").length >= 10_000);
+  let started = performance.now();
+  const { diagnostics } = await server.open(file, text);
+  const openMs = performance.now() - started;
+  assert.deepEqual(diagnostics, []);
+  assert.ok(openMs < 3_000, `first diagnostics after ${openMs.toFixed(0)} ms`);
+
+  // Ten keystrokes sent at once: diagnostics run once the edits settle, on the last version.
+  let published = 0;
+  server.onDiagnostics(() => published++);
+  const position = positionOf(text, "rt run s3 ", { delta: 7 });
+  const versions = [];
+  for (let i = 0; i < 10; i++) versions.push(server.change(file, [{ range: { start: position, end: position }, text: "x" }]));
+  started = performance.now();
+  const last = await versions.at(-1);
+  const editMs = performance.now() - started;
+  assert.deepEqual(last.diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "xxxxxxxxxxs3"']);
+  // One run; allow a second when the machine is so loaded that the edits were handled slowly.
+  assert.ok(published <= 2, `${published} diagnostics runs for the ten edits`);
+  started = performance.now();
+  const hover = await server.request("textDocument/hover", file, { position: { line: 9_000, character: 6 } });
+  const hoverMs = performance.now() - started;
+  assert.match(hover.contents.value, /^\*\*rt run s8997\*\*/);
+  // Generous bounds (CI machines are loaded); bench/language-server.mjs measures the real figures.
+  assert.ok(editMs < 2_000 && hoverMs < 1_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
+  assert.equal(await server.shutdown(), 0);
+});
