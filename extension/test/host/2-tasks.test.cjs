@@ -1,5 +1,5 @@
 const assert = require("node:assert/strict");
-const { readFileSync, rmSync, existsSync } = require("node:fs");
+const { readFileSync, rmSync, writeFileSync } = require("node:fs");
 const vscode = require("vscode");
 const { folder, taskExit, eventually, metric, path } = require("./support.cjs");
 
@@ -18,6 +18,22 @@ suite("tasks", () => {
     assert.equal(mono.length, 1 + 50 * 2);
     assert.ok(mono.some((task) => task.name === "build - packages/pkg-07" && task.definition.packageDir === path.join(folder("mono").uri.fsPath, "packages", "pkg-07")));
     assert.deepEqual(byFolder("empty"), []);
+  });
+
+  test("the task list follows edits of package.json (listings are kept until one changes)", async () => {
+    const manifest = path.join(folder("app").uri.fsPath, "package.json");
+    const original = readFileSync(manifest, "utf8");
+    const names = async () => (await vscode.tasks.fetchTasks({ type: "rt" })).filter((task) => task.scope?.name === "app").map((task) => task.name);
+    assert.ok(!(await names()).includes("added"));
+    try {
+      const edited = JSON.parse(original);
+      edited.scripts.added = "echo added";
+      writeFileSync(manifest, JSON.stringify(edited, null, 2) + "\n");
+      await eventually(async () => (await names()).includes("added"), "the new script among the tasks");
+    } finally {
+      writeFileSync(manifest, original);
+    }
+    await eventually(async () => !(await names()).includes("added"), "the script gone again");
   });
 
   test("a task from the provider runs `rt run <script>` with its pre and post scripts", async () => {

@@ -4,7 +4,7 @@
 const assert = require("node:assert/strict");
 const { readFileSync } = require("node:fs");
 const vscode = require("vscode");
-const { folder, followSession, metric, path } = require("./support.cjs");
+const { folder, followSession, metric, path, pressContinue } = require("./support.cjs");
 
 async function debugToBreakpoint(start, metricName) {
   const file = path.join(folder("app").uri.fsPath, "debug-me.ts");
@@ -29,7 +29,7 @@ async function debugToBreakpoint(start, metricName) {
     assert.equal(framePath.includes("://") ? vscode.Uri.parse(framePath).path : framePath, file);
     assert.equal(stackFrames[0].line, line + 1, "stopped on the breakpoint's line (1-based in DAP)");
     // The Continue button's command (what a user presses), for the focused session and thread.
-    await vscode.commands.executeCommand("workbench.action.debug.continue");
+    await pressContinue();
     await follow.terminated;
     assert.match(follow.seen.output, /distance: 5/);
     assert.equal(follow.seen.exitCode, 0);

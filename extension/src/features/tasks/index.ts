@@ -3,12 +3,35 @@
 import * as vscode from "vscode";
 import { TASK_TYPE } from "../../contributions.js";
 import { output } from "../../output.js";
-import { runtime } from "../../runtime/runtime.js";
-import { listScripts } from "./scripts.js";
+import { onDidChangeRuntime, runtime } from "../../runtime/runtime.js";
+import { listScripts, type Script } from "./scripts.js";
 import { fileTask, packageDirOf, scriptTask, type RtTaskDefinition } from "./task.js";
 
+/** Each folder's listing, until a package.json (or the rt in use) changes: rt runs once per change. */
+const listings = new Map<string, Promise<Script[]>>();
+
 export function register(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.tasks.registerTaskProvider(TASK_TYPE, { provideTasks, resolveTask }));
+  const watcher = vscode.workspace.createFileSystemWatcher("**/package.json");
+  const forget = (uri: vscode.Uri) => {
+    for (const folder of listings.keys()) if (uri.fsPath.startsWith(folder)) listings.delete(folder);
+  };
+  context.subscriptions.push(
+    vscode.tasks.registerTaskProvider(TASK_TYPE, { provideTasks, resolveTask }),
+    watcher,
+    watcher.onDidChange(forget),
+    watcher.onDidCreate(forget),
+    watcher.onDidDelete(forget),
+    onDidChangeRuntime(() => listings.clear()),
+  );
+}
+
+function scriptsOf(folder: string): Promise<Script[]> {
+  let listing = listings.get(folder);
+  if (!listing) {
+    listing = listScripts(folder);
+    listings.set(folder, listing);
+  }
+  return listing;
 }
 
 export async function provideTasks(): Promise<vscode.Task[]> {
@@ -16,7 +39,7 @@ export async function provideTasks(): Promise<vscode.Task[]> {
   const { executable } = await runtime();
   const folders = vscode.workspace.workspaceFolders ?? [];
   const perFolder = await Promise.all(
-    folders.map(async (folder) => (await listScripts(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command))),
+    folders.map(async (folder) => (await scriptsOf(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command))),
   );
   const tasks = perFolder.flat();
   output().debug(`listed ${tasks.length} rt tasks in ${folders.length} folder(s) in ${Math.round(performance.now() - started)} ms`);
