@@ -4,10 +4,22 @@
 import path from "node:path";
 import { openBrowser } from "./code-server.mjs";
 
-export async function driveUi({ server, workspace, profile, artifacts, log }) {
+/** Runs `drive(page, shot)` in a fresh browser; a failure leaves a screenshot named `failure`. */
+async function inBrowser({ profile, artifacts }, failure, drive) {
   const { context, page } = await openBrowser(profile);
   const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
   try {
+    await drive(page, shot);
+  } catch (error) {
+    await shot(failure).catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+export function driveUi({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "99-failure", async (page, shot) => {
     await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     const secretsIcon = page.locator('.activitybar [aria-label^="rt Secrets"]').first();
@@ -105,12 +117,7 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
     await account.waitFor({ state: "detached", timeout: 20_000 });
     log("after confirming, the account is gone");
     await shot("05-secrets-deleted");
-  } catch (error) {
-    await shot("99-failure").catch(() => {});
-    throw error;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**
@@ -118,10 +125,8 @@ export async function driveUi({ server, workspace, profile, artifacts, log }) {
  * a notification offering "Configure path", a warning in the status bar, and the rt Secrets
  * panel says why the store cannot be used and what to do.
  */
-export async function driveBrokenSetup({ server, workspace, profile, artifacts, log }) {
-  const { context, page } = await openBrowser(profile);
-  const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
-  try {
+export function driveBrokenSetup({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "98-broken-setup-failure", async (page, shot) => {
     await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "rt: cannot use the rt set in rt.runtimePath" });
@@ -142,10 +147,5 @@ export async function driveBrokenSetup({ server, workspace, profile, artifacts, 
     await page.locator(".settings-editor .setting-item-label", { hasText: "Runtime Path" }).first().waitFor();
     log("Configure path opened the setting");
     await shot("07-configure-path");
-  } catch (error) {
-    await shot("98-broken-setup-failure").catch(() => {});
-    throw error;
-  } finally {
-    await context.close();
-  }
+  });
 }
