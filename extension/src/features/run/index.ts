@@ -1,5 +1,6 @@
 // Run File (editor title button) and Run Script (command palette, the language server's lenses):
 // both start an "rt" task, so output, exit code and problem matchers work as for any task.
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
 import { runtime } from "../../runtime/runtime.js";
@@ -18,6 +19,11 @@ async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undef
   const file = await fileTarget(resource);
   if (!file) return undefined;
   const { executable } = await runtime();
+  if (!vscode.workspace.workspaceFolders?.length) {
+    // A window with no folder has no task scope to run in: a terminal that runs rt instead.
+    vscode.window.createTerminal({ name: `rt ${path.basename(file)}`, shellPath: executable, shellArgs: [file], cwd: path.dirname(file) }).show();
+    return undefined;
+  }
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
   return vscode.tasks.executeTask(fileTask(executable, folder, file));
 }
