@@ -23,4 +23,15 @@ suite("language server", () => {
     const line = (await vscode.workspace.openTextDocument(uri)).getText().split("\n").findIndex((text) => text.includes('"hello":'));
     assert.equal(hello[0].range.start.line, line);
   });
+
+  test("rtfig.toml gets the language server's diagnostics (no TOML extension needed)", async () => {
+    const uri = vscode.Uri.file(path.join(folder("app").uri.fsPath, "rtfig.toml"));
+    await vscode.window.showTextDocument(uri);
+    const [diagnostic] = await eventually(() => {
+      const found = vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === "rt");
+      return found.length ? found : undefined;
+    }, "a diagnostic for rtfig.toml", 30_000);
+    assert.equal(diagnostic.message, 'invalid value for "console-depth": expected a whole number >= 0, got -1');
+    assert.equal(diagnostic.range.start.line, 1);
+  });
 });
