@@ -3,6 +3,7 @@
 // `contributes` from their one typed source: commands and settings from src/contributions.ts,
 // the debugger's launch/attach attributes from rt-debug-adapter/configuration.
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { configurationAttributes } from "rt-debug-adapter/configuration";
 import { COMMANDS, DEBUG_TYPE, LAYOUT, SETTINGS } from "./src/contributions.ts";
@@ -42,6 +43,8 @@ const runtimeModules = {
 };
 
 await build({
+  // Paths below are relative to this package, wherever the build is started from.
+  absWorkingDir: fileURLToPath(new URL(".", import.meta.url)),
   // language-client and debug-adapter: loaded with require("./<name>.cjs") when first needed.
   entryPoints: { extension: "src/extension.ts", "language-client": "src/features/language/client.ts", "debug-adapter": "src/features/debug/adapter.ts" },
   bundle: true,

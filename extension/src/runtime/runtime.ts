@@ -43,8 +43,8 @@ export function runtime(): Promise<RuntimeInfo> {
   return current;
 }
 
-/** The folder that holds the `rt` the integrated terminal finds first on PATH. */
-export function launcherDir(): string {
+/** The folder of the bundled runtime's `rt` launcher. */
+function launcherDir(): string {
   if (!context) throw new Error("rt: the runtime is used before the extension activated");
   return path.join(context.globalStorageUri.fsPath, "bin");
 }
@@ -98,7 +98,7 @@ async function readVersion(executable: string): Promise<RuntimeInfo["version"]> 
   return { ok: true, value };
 }
 
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const parts = (version: string) => version.split(/[.+-]/, 3).map((part) => Number.parseInt(part, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
