@@ -25,7 +25,7 @@ suite("language server", () => {
   });
 
   test("rtfig.toml gets the language server's diagnostics (no TOML extension needed)", async () => {
-    const uri = vscode.Uri.file(path.join(folder("app").uri.fsPath, "rtfig.toml"));
+    const uri = vscode.Uri.file(path.join(folder("empty").uri.fsPath, "rtfig.toml"));
     await vscode.window.showTextDocument(uri);
     const [diagnostic] = await eventually(() => {
       const found = vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === "rt");
