@@ -82,4 +82,17 @@ suite("tasks", () => {
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character], [2, 18]);
   });
+
+  test("an uncaught error's first stack frame lands in the Problems panel", async () => {
+    const file = vscode.Uri.file(path.join(folder("app").uri.fsPath, "throws.ts"));
+    const execution = await vscode.commands.executeCommand("rt.runFile", file);
+    assert.equal(await taskExit(execution), 1);
+    const [diagnostic] = await eventually(() => {
+      const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt");
+      return found.length ? found : undefined;
+    }, "a diagnostic from the $rt-uncaught problem matcher");
+    assert.equal(diagnostic.message, "value 2 is out of range");
+    assert.equal(diagnostic.code, "RangeError");
+    assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character], [3, 10]);
+  });
 });
