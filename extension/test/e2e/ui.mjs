@@ -70,9 +70,10 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     log("breakpoint glyph shown after clicking the gutter");
     await page.keyboard.press("F5");
     // With more than one debugger for TypeScript (VS Code's own Node.js debugger too), F5 asks once.
+    // The waits that lose the race end quietly (no unhandled rejection after their timeout).
     const picked = await Promise.race([
-      page.locator(".quick-input-widget .monaco-list-row", { hasText: /^rt/ }).first().waitFor({ timeout: 15_000 }).then(() => "picker"),
-      page.locator(".debug-toolbar").waitFor({ timeout: 15_000 }).then(() => "session"),
+      page.locator(".quick-input-widget .monaco-list-row", { hasText: /^rt/ }).first().waitFor({ timeout: 15_000 }).then(() => "picker", () => "none"),
+      page.locator(".debug-toolbar").waitFor({ timeout: 15_000 }).then(() => "session", () => "none"),
     ]);
     if (picked === "picker") {
       log("F5 asked which debugger: picking rt");
