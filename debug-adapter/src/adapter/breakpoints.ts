@@ -67,8 +67,8 @@ export class Breakpoints {
       breakpoint.v8Ids.clear();
       breakpoint.scripts.clear();
       breakpoint.hits = 0;
-      await this.applyEverywhere(breakpoint, cdp);
     }
+    await Promise.all(this.all().map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
   }
 
   /** Sets the breakpoints of the files `script` was compiled from; resolves when they are set. */

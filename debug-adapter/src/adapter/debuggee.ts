@@ -84,13 +84,16 @@ export class Debuggee {
     );
     cdp.on("Runtime.consoleAPICalled", (event) => this.console(event));
     cdp.on("Runtime.exceptionThrown", (event) => this.uncaught(event));
-    await cdp.send("Debugger.enable", {});
-    // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
-    await cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" });
-    await cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions });
-    await cdp.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 });
-    await this.breakpoints.reconnect(cdp);
-    await cdp.send("Runtime.enable");
+    // Sent together (answers come in order): the program waits until run() anyway.
+    await Promise.all([
+      cdp.send("Debugger.enable", {}),
+      // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
+      cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" }),
+      cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions }),
+      cdp.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 }),
+      this.breakpoints.reconnect(cdp),
+      cdp.send("Runtime.enable"),
+    ]);
   }
 
   /** Lets a program started with --inspect-wait run (harmless for one already running). */

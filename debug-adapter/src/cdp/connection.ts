@@ -10,7 +10,9 @@ export type Result<M extends keyof Commands> = Commands[M]["returnType"];
 export type EventParams<E extends keyof Events> = Events[E][0];
 
 /** RT_DEBUG_ADAPTER_TRACE=1: every CDP message on the adapter's stderr (never the DAP channel). */
-const trace = process.env.RT_DEBUG_ADAPTER_TRACE ? (line: string) => process.stderr.write(`${line.slice(0, 400)}\n`) : undefined;
+export const trace = process.env.RT_DEBUG_ADAPTER_TRACE
+  ? (line: string) => process.stderr.write(`${performance.now().toFixed(1)} ${line.slice(0, 400)}\n`)
+  : undefined;
 
 /** How long any command may take before the caller gets an error (the program may have died). */
 export const COMMAND_TIMEOUT_MS = 10_000;

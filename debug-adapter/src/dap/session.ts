@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { CdpConnection } from "../cdp/connection.js";
+import { CdpConnection, trace } from "../cdp/connection.js";
 import type { AttachArguments, LaunchArguments, RestartPolicy } from "../configuration.js";
 import { Debuggee, MAIN_THREAD_ID } from "../adapter/debuggee.js";
 import { attachUrl } from "../targets/attach.js";
@@ -226,6 +226,7 @@ export class RtDebugSession extends DebugSession {
   // --- targets -----------------------------------------------------------------------------
 
   private async launch(args: LaunchArguments, restarting = false): Promise<void> {
+    trace?.("launch requested");
     const plan = planLaunch(args, this.options.runtimeExecutable);
     const target: Target & { kind: "launch" } = { kind: "launch", args, plan, ended: false };
     this.target = target;
@@ -238,6 +239,7 @@ export class RtDebugSession extends DebugSession {
       if (processId) target.pid = processId;
       if (args.noDebug) return;
     } else {
+      trace?.(`starting ${plan.executable} ${plan.args.join(" ")}`);
       const child = spawnRt(plan);
       target.child = child;
       target.pid = child.pid;
@@ -264,6 +266,7 @@ export class RtDebugSession extends DebugSession {
     const timer = setTimeout(() => giveUp(`rt did not report its debugger address within ${ANNOUNCE_TIMEOUT_MS / 1000} s`), ANNOUNCE_TIMEOUT_MS);
     try {
       const announcement = await target.notify.next(gaveUp);
+      trace?.(`rt reported in: ${announcement.url}`);
       await this.connectLaunched(target, announcement, true);
     } finally {
       clearTimeout(timer);

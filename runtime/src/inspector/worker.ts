@@ -41,9 +41,13 @@ server.on("upgrade", (request, socket, head) => {
     socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
     return;
   }
-  sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+  sockets ??= webSocketServer();
   sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
 });
+
+function webSocketServer(): WebSocketServer {
+  return new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+}
 
 server.on("error", (error: NodeJS.ErrnoException) => {
   Atomics.store(state, STATE.error, error.code === "EADDRINUSE" ? 1 : error.code === "EACCES" ? 2 : error.code === "EADDRNOTAVAIL" ? 3 : 4);
@@ -72,6 +76,9 @@ function notifyAdapter(socketPath: string, port: number): void {
   const socket = connect(socketPath, () => socket.end(`${JSON.stringify({ url, pid: process.pid })}\n`));
   socket.on("error", () => socket.destroy());
   socket.unref();
+  // The adapter connects at once: load what its connection needs while the message travels.
+  sockets ??= webSocketServer();
+  require("node:inspector");
 }
 // (The main thread unrefs this thread: the server does not keep the program alive.)
 
