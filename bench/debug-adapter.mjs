@@ -16,9 +16,6 @@ import { machineLine, median, NODE, RT, runsOption, WORK } from "./lib.mjs";
 const rounds = runsOption(10);
 const dir = path.join(WORK, "debug-adapter");
 mkdirSync(dir, { recursive: true });
-// An ES module (see the adapter's README note: top-level code of a CommonJS file runs before its
-// breakpoints can be set, V8 has no instrumentation pause for CommonJS's compiled functions).
-writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
 
 // 5,000 lines: 999 small typed functions (5 lines each), then a loop that calls the last one.
 const lines = ["interface Box { value: number }"];

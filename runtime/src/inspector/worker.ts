@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { workerData } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
-import { STATE, type InspectorWorkerData } from "./shared.js";
+import { FLUSH_MARKER, STATE, type InspectorWorkerData } from "./shared.js";
 
 declare const RT_VERSION: string;
 
@@ -206,7 +206,19 @@ function bridge(client: WebSocket): void {
   const post = (method: string, params?: object) =>
     new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
   let entryBreak: EntryBreak | undefined;
+  Atomics.add(state, STATE.clients, 1);
   session.on("inspectorNotification", (message) => {
+    const params = message.params as { args?: { value?: unknown }[] } | undefined;
+    if (message.method === "Runtime.consoleAPICalled" && params?.args?.[0]?.value === FLUSH_MARKER) {
+      // Everything before the marker is queued on the socket ahead of this ping.
+      const done = () => {
+        Atomics.store(state, STATE.flushed, 1);
+        Atomics.notify(state, STATE.flushed);
+      };
+      if (client.readyState === client.OPEN) client.ping(undefined, undefined, done);
+      else done();
+      return;
+    }
     if (!entryBreak?.hides(message as { method: string; params?: unknown })) client.send(JSON.stringify(message));
   });
   const reply = (message: object) => {
@@ -243,5 +255,8 @@ function bridge(client: WebSocket): void {
     });
   });
   // A client that goes away while the program is paused lets it run on.
-  client.on("close", () => session.disconnect());
+  client.on("close", () => {
+    Atomics.sub(state, STATE.clients, 1);
+    session.disconnect();
+  });
 }
