@@ -107,7 +107,6 @@ export class Debuggee {
       // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
       cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" }),
       cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions }),
-      cdp.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 }),
       this.breakpoints.reconnect(cdp),
       cdp.send("Runtime.enable"),
     ]);
