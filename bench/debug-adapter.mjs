@@ -16,9 +16,6 @@ import { machineLine, median, NODE, RT, runsOption, WORK } from "./lib.mjs";
 const rounds = runsOption(10);
 const dir = path.join(WORK, "debug-adapter");
 mkdirSync(dir, { recursive: true });
-// An ES module (see the adapter's README note: top-level code of a CommonJS file runs before its
-// breakpoints can be set, V8 has no instrumentation pause for CommonJS's compiled functions).
-writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
 
 // 5,000 lines: 999 small typed functions (5 lines each), then a loop that calls the last one.
 const lines = ["interface Box { value: number }"];
@@ -56,10 +53,14 @@ async function adapterRound(steps) {
   return { ms, stepTimes };
 }
 
-/** The floor: node --inspect-brk on the built JavaScript, a raw CDP client, first pause. */
-async function nodeRound() {
+/**
+ * The floor: node --inspect-brk on the built JavaScript, a raw CDP client, first pause. The same
+ * client on `rt --inspect-brk big.ts` shows what rt's own start (transpiled file, inspector thread)
+ * costs apart from the adapter.
+ */
+async function rawRound(command) {
   const started = performance.now();
-  const child = spawn(NODE, ["--inspect-brk=127.0.0.1:0", built], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(NODE, command, { stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise((resolve) => {
     let text = "";
     child.stderr.setEncoding("utf8").on("data", (chunk) => {
@@ -84,12 +85,22 @@ console.log(machineLine());
 console.log(`program: ${lines.length} lines of TypeScript, breakpoint on line ${target}; ${rounds} rounds (+2 warm-up), alternating\n`);
 const adapter = [];
 const floor = [];
+const rtRaw = [];
 let steps = [];
+const nodeRound = () => rawRound(["--inspect-brk=127.0.0.1:0", built]);
+const rtRound = () => rawRound([RT, "--inspect-brk=127.0.0.1:0", program]);
 for (let round = 0; round < rounds + 2; round++) {
-  const pair = round % 2 === 0 ? [await adapterRound(0), await nodeRound()] : [await nodeRound(), await adapterRound(0)].reverse();
-  if (round < 2) continue;
-  adapter.push(pair[0].ms);
-  floor.push(pair[1]);
+  // Round-robin, the order rotating each round.
+  const jobs = [async () => adapter.push((await adapterRound(0)).ms), async () => floor.push(await nodeRound()), async () => rtRaw.push(await rtRound())];
+  for (let i = 0; i < jobs.length; i++) {
+    if (process.env.BENCH_VERBOSE) console.error(`round ${round} job ${(i + round) % jobs.length}`);
+    await jobs[(i + round) % jobs.length]();
+  }
+  if (round < 2) {
+    adapter.pop();
+    floor.pop();
+    rtRaw.pop();
+  }
 }
 steps = (await adapterRound(100)).stepTimes;
 const ratio = median(adapter.map((ms, i) => ms / floor[i]));
@@ -98,9 +109,11 @@ console.log("| | median | min |");
 console.log("|---|---|---|");
 console.log(`| rt-debug-adapter: launch -> first breakpoint | ${fmt(median(adapter))} | ${fmt(Math.min(...adapter))} |`);
 console.log(`| raw CDP client: node --inspect-brk -> first pause | ${fmt(median(floor))} | ${fmt(Math.min(...floor))} |`);
+console.log(`| raw CDP client: rt --inspect-brk big.ts -> first pause | ${fmt(median(rtRaw))} | ${fmt(Math.min(...rtRaw))} |`);
 console.log(`| step (next -> stopped), 100 steps | ${fmt(median(steps))} | ${fmt(Math.min(...steps))} |`);
 console.log("");
 console.log(`launch -> first breakpoint: ${fmt(median(adapter))} (target <= 1500 ms) ${median(adapter) <= 1500 ? "OK" : "MISSED"}`);
 console.log(`ratio to the floor (median of per-round ratios): ${ratio.toFixed(2)}x (target <= 2x) ${ratio <= 2 ? "OK" : "MISSED"}`);
+console.log(`rt's own share: rt --inspect-brk with a raw client is ${median(rtRaw.map((ms, i) => ms / floor[i])).toFixed(2)}x the floor; the adapter is ${median(adapter.map((ms, i) => ms / rtRaw[i])).toFixed(2)}x that`);
 console.log(`median step round trip: ${fmt(median(steps))} (target <= 5 ms) ${median(steps) <= 5 ? "OK" : "MISSED"}`);
 process.exit(0);

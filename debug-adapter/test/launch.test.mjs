@@ -52,6 +52,20 @@ describe("launch a program", () => {
     assert.deepEqual([...verified.values()].sort((a, b) => a - b), [5, 7, 13, 23]);
   });
 
+  test("a CommonJS file (no import/export): breakpoints in its top-level code are set before it runs", async (t) => {
+    const SCRIPT = path.join(FIXTURES, "commonjs", "script.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: SCRIPT }, { breakpoints: { [SCRIPT]: [1, 5] } });
+    for (const line of [1, 5]) {
+      await dap.stopped();
+      const frame = await dap.topFrame();
+      assert.deepEqual([frame.source.path, frame.line], [SCRIPT, line]);
+      await dap.request("continue", { threadId: 1 });
+    }
+    assert.equal((await dap.event("exited")).exitCode, 0);
+    assert.match(dap.output("stdout"), /^top-level 6\n$/m);
+  });
+
   test("stack trace, scopes and variables (golden), paging of a 250-item array and a Map", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });

@@ -164,3 +164,30 @@ describe("bad input: an error answer the user can act on, never a hang", () => {
     await dap.event("terminated");
   });
 });
+
+describe("attach with restart", () => {
+  test("to rt --watch by URL: the restarted program (same address) is reattached", async (t) => {
+    const dir = tempCopy(t);
+    const file = path.join(dir, "ticker.ts");
+    const port = await freePort();
+    const program = startRt(t, ["--watch", `--inspect=127.0.0.1:${port}/watched`, "ticker.ts"], dir);
+    await program.listening;
+    const dap = DapClient.start(t);
+    await dap.start("attach", { url: `ws://127.0.0.1:${port}/watched`, restart: { maxAttempts: 20, delayMs: 100 } });
+    // The program runs freely (--inspect): breakpoints are set while it ticks.
+    await dap.request("setBreakpoints", { source: { path: file }, breakpoints: [{ line: 5 }] });
+    await dap.stopped();
+    assert.equal((await dap.topFrame()).line, 5);
+    await dap.request("setBreakpoints", { source: { path: file }, breakpoints: [] });
+    await dap.request("continue", { threadId: 1 });
+    writeFileSync(file, readFileSync(file, "utf8").replace("}, 20);", "}, 25);"));
+    await dap.event("output", (body) => /reattached to the restarted program/.test(body.output));
+    await dap.request("setBreakpoints", { source: { path: file }, breakpoints: [{ line: 5 }] });
+    await dap.stopped();
+    const frame = await dap.topFrame();
+    assert.deepEqual([frame.source.path, frame.line], [file, 5]);
+    await dap.request("disconnect", {});
+    program.child.kill("SIGTERM");
+    await program.exited;
+  });
+});

@@ -5,7 +5,7 @@
 // messages and conditions become the V8 breakpoint's condition.
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { CdpConnection } from "../cdp/connection.js";
+import type { CdpSession } from "../cdp/connection.js";
 import { fileUrl, normalise, type Script, type Sources } from "./sources.js";
 
 export interface UserBreakpoint {
@@ -45,7 +45,7 @@ export class Breakpoints {
   ) {}
 
   /** Replaces the breakpoints of `file`; sets them in the program when connected. */
-  async set(file: string, requested: readonly DebugProtocol.SourceBreakpoint[], cdp: CdpConnection | undefined): Promise<UserBreakpoint[]> {
+  async set(file: string, requested: readonly DebugProtocol.SourceBreakpoint[], cdp: CdpSession | undefined): Promise<UserBreakpoint[]> {
     const key = normalise(file);
     for (const old of this.byFile.get(key) ?? []) await this.remove(old, cdp);
     const created = requested.map((spec) => this.create(file, spec));
@@ -61,18 +61,18 @@ export class Breakpoints {
   }
 
   /** A new connection (a restarted program): every breakpoint is set afresh. */
-  async reconnect(cdp: CdpConnection): Promise<void> {
+  async reconnect(cdp: CdpSession): Promise<void> {
     this.byV8Id.clear();
     for (const breakpoint of this.all()) {
       breakpoint.v8Ids.clear();
       breakpoint.scripts.clear();
       breakpoint.hits = 0;
-      await this.applyEverywhere(breakpoint, cdp);
     }
+    await Promise.all(this.all().map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
   }
 
   /** Sets the breakpoints of the files `script` was compiled from; resolves when they are set. */
-  async scriptLoaded(script: Script, cdp: CdpConnection): Promise<void> {
+  async scriptLoaded(script: Script, cdp: CdpSession): Promise<void> {
     const work: Promise<void>[] = [];
     for (const source of script.sources) {
       for (const breakpoint of this.byFile.get(normalise(source)) ?? []) work.push(this.apply(breakpoint, script, cdp));
@@ -144,7 +144,7 @@ export class Breakpoints {
     };
   }
 
-  private async applyEverywhere(breakpoint: UserBreakpoint, cdp: CdpConnection): Promise<void> {
+  private async applyEverywhere(breakpoint: UserBreakpoint, cdp: CdpSession): Promise<void> {
     if (breakpoint.invalid) return;
     const scripts = this.sources.scriptsOf(breakpoint.file);
     if (scripts.length > 0) {
@@ -155,7 +155,7 @@ export class Breakpoints {
     if (!breakpoint.verified && !breakpoint.message) breakpoint.message = "not loaded yet: set when the file loads";
   }
 
-  private async apply(breakpoint: UserBreakpoint, script: Script, cdp: CdpConnection): Promise<void> {
+  private async apply(breakpoint: UserBreakpoint, script: Script, cdp: CdpSession): Promise<void> {
     if (breakpoint.invalid || breakpoint.scripts.has(script.scriptId)) return;
     breakpoint.scripts.add(script.scriptId);
     const generated = this.sources.toGenerated(script, breakpoint.file, breakpoint.line, breakpoint.column);
@@ -172,7 +172,7 @@ export class Breakpoints {
 
   private async setV8(
     breakpoint: UserBreakpoint,
-    cdp: CdpConnection,
+    cdp: CdpSession,
     where: { url: string; lineNumber: number; columnNumber?: number },
   ): Promise<{ scriptId: string; lineNumber: number; columnNumber?: number } | undefined> {
     try {
@@ -195,7 +195,7 @@ export class Breakpoints {
     this.changed(breakpoint);
   }
 
-  private async remove(breakpoint: UserBreakpoint, cdp: CdpConnection | undefined): Promise<void> {
+  private async remove(breakpoint: UserBreakpoint, cdp: CdpSession | undefined): Promise<void> {
     for (const id of breakpoint.v8Ids) {
       this.byV8Id.delete(id);
       await cdp?.send("Debugger.removeBreakpoint", { breakpointId: id }).catch(() => {});

@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
-import type { CdpConnection } from "../cdp/connection.js";
+import type { CdpSession } from "../cdp/connection.js";
 import { Breakpoints, LOGPOINT_URL_PREFIX, type UserBreakpoint } from "./breakpoints.js";
 import { consoleCategory, formatConsoleArgs } from "./console.js";
 import { isInternal } from "./internal.js";
@@ -28,6 +28,8 @@ export interface AttachOptions {
   readonly stopOnEntry?: string | boolean;
   /** When this adapter shows the program's stderr itself, uncaught errors are already there. */
   readonly ownsStderr: boolean;
+  /** Show console calls (a worker's reach the main thread's stdout anyway). */
+  readonly console?: boolean;
 }
 
 interface Paused {
@@ -37,13 +39,21 @@ interface Paused {
 
 export const MAIN_THREAD_ID = 1;
 
+/** Each thread's frame, variable and source ids lie in a range of their own. */
+const THREAD_ID_SPACE = 10_000_000;
+
+/** The thread a frame id, variables reference or source reference belongs to. */
+export function threadOf(id: number): number {
+  return Math.floor(id / THREAD_ID_SPACE) + MAIN_THREAD_ID;
+}
+
 export class Debuggee {
-  private cdp: CdpConnection | undefined;
-  private readonly sources = new Sources();
+  private cdp: CdpSession | undefined;
+  private readonly sources: Sources;
   private readonly breakpoints: Breakpoints;
-  readonly variables = new Variables(() => this.cdp);
+  readonly variables: Variables;
   private paused: Paused | undefined;
-  private nextFrameId = 1;
+  private nextFrameId: number;
   private hiddenResumes = 0;
   private expectResume = false;
   private stepReason: "step" | "pause" | undefined;
@@ -54,11 +64,18 @@ export class Debuggee {
   private returnBreakpoints: { ids: string[]; depth: number } | undefined;
   private options: AttachOptions = { ownsStderr: true };
 
-  constructor(private readonly events: DebuggeeEvents) {
+  constructor(
+    private readonly events: DebuggeeEvents,
+    readonly threadId = MAIN_THREAD_ID,
+  ) {
+    const base = (threadId - MAIN_THREAD_ID) * THREAD_ID_SPACE;
+    this.sources = new Sources(base);
+    this.variables = new Variables(() => this.cdp, base);
+    this.nextFrameId = base + 1;
     this.breakpoints = new Breakpoints(this.sources, (breakpoint) => this.events.breakpointChanged(this.breakpoints.toDap(breakpoint)));
   }
 
-  get connected(): CdpConnection | undefined {
+  get connected(): CdpSession | undefined {
     return this.cdp && !this.cdp.isClosed ? this.cdp : undefined;
   }
 
@@ -67,7 +84,7 @@ export class Debuggee {
   }
 
   /** Takes over a new connection: enables the domains, sets every breakpoint; the program still waits. */
-  async attach(cdp: CdpConnection, options: AttachOptions): Promise<void> {
+  async attach(cdp: CdpSession, options: AttachOptions): Promise<void> {
     this.cdp = cdp;
     this.options = options;
     this.sources.clear();
@@ -84,13 +101,15 @@ export class Debuggee {
     );
     cdp.on("Runtime.consoleAPICalled", (event) => this.console(event));
     cdp.on("Runtime.exceptionThrown", (event) => this.uncaught(event));
-    await cdp.send("Debugger.enable", {});
-    // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
-    await cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" });
-    await cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions });
-    await cdp.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 });
-    await this.breakpoints.reconnect(cdp);
-    await cdp.send("Runtime.enable");
+    // Sent together (answers come in order): the program waits until run() anyway.
+    await Promise.all([
+      cdp.send("Debugger.enable", {}),
+      // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
+      cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" }),
+      cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions }),
+      this.breakpoints.reconnect(cdp),
+      cdp.send("Runtime.enable"),
+    ]);
   }
 
   /** Lets a program started with --inspect-wait run (harmless for one already running). */
@@ -139,7 +158,7 @@ export class Debuggee {
    * get one-shot breakpoints; at the hit (in this same call, not a deeper recursive one) the
    * value is kept and the real step out follows.
    */
-  private async stepOut(cdp: CdpConnection, frames: readonly CallFrame[]): Promise<void> {
+  private async stepOut(cdp: CdpSession, frames: readonly CallFrame[]): Promise<void> {
     const top = frames[0]!;
     const { locations } = await cdp
       .send("Debugger.getPossibleBreakpoints", { start: top.location, restrictToFunction: true })
@@ -157,7 +176,7 @@ export class Debuggee {
     await cdp.send("Debugger.resume", {}).catch(ignoreIfClosed(cdp));
   }
 
-  private async clearReturnBreakpoints(cdp: CdpConnection): Promise<void> {
+  private async clearReturnBreakpoints(cdp: CdpSession): Promise<void> {
     const ids = this.returnBreakpoints?.ids ?? [];
     this.returnBreakpoints = undefined;
     await Promise.all(ids.map((breakpointId) => cdp.send("Debugger.removeBreakpoint", { breakpointId }).catch(() => {})));
@@ -294,12 +313,12 @@ export class Debuggee {
 
   // --- events from the program ---------------------------------------------------------------
 
-  private scriptParsed(cdp: CdpConnection, event: Protocol.Debugger.ScriptParsedEvent): void {
+  private scriptParsed(cdp: CdpSession, event: Protocol.Debugger.ScriptParsedEvent): void {
     const script = this.sources.add(event);
     this.scriptWork.set(script.scriptId, this.breakpoints.scriptLoaded(script, cdp));
   }
 
-  private async onPaused(cdp: CdpConnection, event: Protocol.Debugger.PausedEvent): Promise<void> {
+  private async onPaused(cdp: CdpSession, event: Protocol.Debugger.PausedEvent): Promise<void> {
     if (event.reason === "instrumentation") {
       // A script is about to run: its breakpoints are set (scriptParsed came first), then on.
       const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId ?? event.callFrames[0]?.location.scriptId;
@@ -317,6 +336,12 @@ export class Debuggee {
       return;
     }
     const hitIds = event.hitBreakpoints ?? [];
+    if (this.threadId !== MAIN_THREAD_ID && (event.reason as string) === "Break on start") {
+      // A worker started with waitForDebuggerOnStart stops at its first statement: not the user's stop.
+      this.hiddenResumes++;
+      await cdp.send("Debugger.resume", {}).catch(() => {});
+      return;
+    }
     if (this.returnBreakpoints) {
       const returning = hitIds.some((id) => this.returnBreakpoints!.ids.includes(id));
       if (returning && event.callFrames.length !== this.returnBreakpoints.depth) {
@@ -357,7 +382,7 @@ export class Debuggee {
     if (event.callFrames[0]?.returnValue) this.lastReturnValue = event.callFrames[0].returnValue;
     else if (reason !== "step") this.lastReturnValue = undefined;
     this.paused = { event, frames };
-    const body: DebugProtocol.StoppedEvent["body"] = { reason, threadId: MAIN_THREAD_ID, allThreadsStopped: true };
+    const body: DebugProtocol.StoppedEvent["body"] = { reason, threadId: this.threadId, allThreadsStopped: this.threadId === MAIN_THREAD_ID };
     if (reason === "exception") {
       const exception = event.data as RemoteObject | undefined;
       body.description = "Paused on exception";
@@ -381,7 +406,7 @@ export class Debuggee {
   }
 
   private console(event: Protocol.Runtime.ConsoleAPICalledEvent): void {
-    if (event.type === "clear") return;
+    if (event.type === "clear" || this.options.console === false) return;
     const group = event.type === "startGroup" ? "start" : event.type === "startGroupCollapsed" ? "startCollapsed" : event.type === "endGroup" ? "end" : undefined;
     let output = formatConsoleArgs(event.args);
     if (event.type === "assert") output = `Assertion failed${output ? `: ${output}` : ""}`;
@@ -457,14 +482,14 @@ export class Debuggee {
     return frame;
   }
 
-  private requireConnection(): CdpConnection {
+  private requireConnection(): CdpSession {
     const cdp = this.connected;
     if (!cdp) throw new Error("the program is not connected");
     return cdp;
   }
 }
 
-function ignoreIfClosed(cdp: CdpConnection): (error: unknown) => void {
+function ignoreIfClosed(cdp: CdpSession): (error: unknown) => void {
   return (error) => {
     if (!cdp.isClosed) throw error;
   };

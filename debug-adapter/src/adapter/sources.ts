@@ -34,7 +34,12 @@ function traceMapping(): typeof import("@jridgewell/trace-mapping") {
 export class Sources {
   private readonly byId = new Map<string, Script>();
   private readonly byReference = new Map<number, Script>();
-  private nextReference = 1;
+  private nextReference: number;
+
+  /** `base`: where this thread's source references are numbered from. */
+  constructor(base = 0) {
+    this.nextReference = base + 1;
+  }
 
   clear(): void {
     this.byId.clear();

@@ -3,7 +3,7 @@
 // while paused die at the next resume (V8 frees their objects); console handles live on.
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
-import type { CdpConnection } from "../cdp/connection.js";
+import type { CdpSession } from "../cdp/connection.js";
 
 type RemoteObject = Protocol.Runtime.RemoteObject;
 
@@ -22,21 +22,32 @@ const PAGE_THRESHOLD = 100;
 /** Slices never exceed this many items, whatever a client asks. */
 const MAX_SLICE = 1000;
 
-/** Persistent handles are numbered from here, paused ones below. */
-const PERSISTENT_BASE = 1_000_000;
+/** Within a thread's range of ids (see Debuggee), persistent handles are numbered from here. */
+const PERSISTENT_OFFSET = 5_000_000;
 
 export class Variables {
   private paused = new Map<number, Container>();
-  private nextPaused = 1;
+  private nextPaused: number;
   private readonly persistent = new Map<number, Container>();
-  private nextPersistent = PERSISTENT_BASE;
+  private nextPersistent: number;
 
-  constructor(private readonly cdp: () => CdpConnection | undefined) {}
+  /** `base`: where this thread's handles are numbered from. */
+  constructor(
+    private readonly cdp: () => CdpSession | undefined,
+    private readonly base = 0,
+  ) {
+    this.nextPaused = base + 1;
+    this.nextPersistent = base + PERSISTENT_OFFSET;
+  }
 
   /** The program resumed: the objects of the last pause are gone. */
   clearPaused(): void {
     this.paused = new Map();
-    this.nextPaused = 1;
+    this.nextPaused = this.base + 1;
+  }
+
+  private containerOf(reference: number): Container | undefined {
+    return (reference >= this.base + PERSISTENT_OFFSET ? this.persistent : this.paused).get(reference);
   }
 
   scope(object: RemoteObject, callFrameId: string, scopeNumber: number, extras: readonly Named[]): number {
@@ -65,9 +76,9 @@ export class Variables {
   }
 
   async list(reference: number, filter: "indexed" | "named" | undefined, start = 0, count = 0): Promise<DebugProtocol.Variable[]> {
-    const container = (reference >= PERSISTENT_BASE ? this.persistent : this.paused).get(reference);
+    const container = this.containerOf(reference);
     if (!container) throw new Error("these variables are gone: the program ran on since they were shown");
-    const persistent = reference >= PERSISTENT_BASE;
+    const persistent = reference >= this.base + PERSISTENT_OFFSET;
     if (container.kind === "values") return container.values.map(({ name, value }) => this.variable(name, value, undefined, persistent));
     const cdp = this.connection();
     const objectId = container.object.objectId!;
@@ -92,7 +103,7 @@ export class Variables {
 
   /** setVariable: in a scope through the debugger, on an object by assignment. */
   async set(reference: number, name: string, value: RemoteObject): Promise<DebugProtocol.Variable> {
-    const container = (reference >= PERSISTENT_BASE ? this.persistent : this.paused).get(reference);
+    const container = this.containerOf(reference);
     if (!container || container.kind === "values") throw new Error("this variable can't be changed here");
     const cdp = this.connection();
     const argument = callArgument(value);
@@ -141,7 +152,7 @@ export class Variables {
     return id;
   }
 
-  private connection(): CdpConnection {
+  private connection(): CdpSession {
     const cdp = this.cdp();
     if (!cdp) throw new Error("the program is not connected");
     return cdp;

@@ -2,11 +2,13 @@
 // bounded time and an error answer the user can act on. Usable inline (the extension wraps it in
 // a DebugAdapterInlineImplementation) and over stdio (main.ts).
 import type { ChildProcess } from "node:child_process";
-import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent } from "@vscode/debugadapter";
+import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent, ThreadEvent } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { CdpConnection } from "../cdp/connection.js";
+import { CdpConnection, trace, type CdpSession, type WorkerInfo } from "../cdp/connection.js";
+import { WorkerSession } from "../cdp/worker.js";
 import type { AttachArguments, LaunchArguments, RestartPolicy } from "../configuration.js";
-import { Debuggee, MAIN_THREAD_ID } from "../adapter/debuggee.js";
+import { Debuggee, MAIN_THREAD_ID, threadOf, type DebuggeeEvents } from "../adapter/debuggee.js";
+import { isInternal } from "../adapter/internal.js";
 import { attachUrl } from "../targets/attach.js";
 import { NotifyChannel, planLaunch, spawnRt, terminateProcess, type Announcement, type LaunchPlan } from "../targets/launch.js";
 
@@ -32,12 +34,13 @@ type Target =
   | { readonly kind: "attach"; readonly args: AttachArguments; url: string };
 
 export class RtDebugSession extends DebugSession {
-  private readonly debuggee = new Debuggee({
-    stopped: (body) => this.sendEvent({ event: "stopped", body, seq: 0, type: "event" } as DebugProtocol.StoppedEvent),
-    continued: () => this.sendEvent({ event: "continued", body: { threadId: MAIN_THREAD_ID, allThreadsContinued: true }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent),
-    output: (body) => this.sendEvent({ event: "output", body, seq: 0, type: "event" } as DebugProtocol.OutputEvent),
-    breakpointChanged: (breakpoint) => this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent),
-  });
+  private readonly debuggee = new Debuggee(this.eventsOf(MAIN_THREAD_ID));
+  /** Worker threads, by DAP thread id (2, 3, ...). */
+  private readonly workers = new Map<number, { debuggee: Debuggee; info: WorkerInfo }>();
+  private nextThreadId = MAIN_THREAD_ID + 1;
+  /** What the client asked for, so that each new worker gets it too. */
+  private readonly breakpointSpecs = new Map<string, DebugProtocol.SourceBreakpoint[]>();
+  private exceptionFilters: string[] = [];
   private target: Target | undefined;
   private configured!: Promise<void>;
   private markConfigured!: () => void;
@@ -96,6 +99,9 @@ export class RtDebugSession extends DebugSession {
       const file = args.source.path;
       if (!file) throw new Error("breakpoints need a source with a file path");
       const requested = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+      this.breakpointSpecs.set(file, requested);
+      await Promise.all([...this.workers.values()].map(({ debuggee }) => debuggee.setBreakpoints(file, requested).catch(() => [])));
+      // Verification is reported for the main thread's copy (the editor shows one gutter mark).
       return { breakpoints: await this.debuggee.setBreakpoints(file, requested) };
     });
   }
@@ -104,7 +110,8 @@ export class RtDebugSession extends DebugSession {
     this.handle(response, async () => {
       const unknown = args.filters.filter((filter) => filter !== "all" && filter !== "uncaught");
       if (unknown.length) throw new Error(`unknown exception filter "${unknown[0]}": use "all" or "uncaught"`);
-      await this.debuggee.setExceptionFilters(args.filters);
+      this.exceptionFilters = args.filters;
+      await Promise.all([this.debuggee, ...[...this.workers.values()].map((worker) => worker.debuggee)].map((debuggee) => debuggee.setExceptionFilters(args.filters)));
       return {};
     });
   }
@@ -112,68 +119,75 @@ export class RtDebugSession extends DebugSession {
   // --- execution ---------------------------------------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    response.body = { threads: [{ id: MAIN_THREAD_ID, name: "main" }] };
+    response.body = { threads: [{ id: MAIN_THREAD_ID, name: "main" }, ...[...this.workers].map(([id, { info }]) => ({ id, name: info.title || `worker ${info.workerId}` }))] };
     this.sendResponse(response);
   }
 
-  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+  protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
     this.handle(response, async () => {
-      await this.debuggee.resume();
-      return { allThreadsContinued: true };
+      await this.thread(args.threadId).resume();
+      return { allThreadsContinued: args.threadId === MAIN_THREAD_ID };
     });
   }
 
-  protected override nextRequest(response: DebugProtocol.NextResponse): void {
-    this.handle(response, () => this.debuggee.step("over"));
+  protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    this.handle(response, () => this.thread(args.threadId).step("over"));
   }
 
-  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.handle(response, () => this.debuggee.step("into"));
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    this.handle(response, () => this.thread(args.threadId).step("into"));
   }
 
-  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
-    this.handle(response, () => this.debuggee.step("out"));
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
+    this.handle(response, () => this.thread(args.threadId).step("out"));
   }
 
-  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
-    this.handle(response, () => this.debuggee.pause());
+  protected override pauseRequest(response: DebugProtocol.PauseResponse, args: DebugProtocol.PauseArguments): void {
+    this.handle(response, () => this.thread(args.threadId).pause());
   }
 
   // --- inspection --------------------------------------------------------------------------
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
-    this.handle(response, async () => this.debuggee.stackTrace(args.startFrame, args.levels));
+    this.handle(response, async () => this.thread(args.threadId).stackTrace(args.startFrame, args.levels));
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    this.handle(response, async () => ({ scopes: this.debuggee.scopes(args.frameId) }));
+    this.handle(response, async () => ({ scopes: this.thread(threadOf(args.frameId)).scopes(args.frameId) }));
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
-    this.handle(response, async () => ({ variables: await this.debuggee.variables.list(args.variablesReference, args.filter, args.start, args.count) }));
+    this.handle(response, async () => ({
+      variables: await this.thread(threadOf(args.variablesReference)).variables.list(args.variablesReference, args.filter, args.start, args.count),
+    }));
   }
 
   protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
     this.handle(response, async () => {
-      const variable = await this.debuggee.setVariable(args.variablesReference, args.name, args.value, undefined);
+      const variable = await this.thread(threadOf(args.variablesReference)).setVariable(args.variablesReference, args.name, args.value, undefined);
       return { value: variable.value, type: variable.type, variablesReference: variable.variablesReference };
     });
   }
 
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    this.handle(response, () => this.debuggee.evaluate(args.expression, args.frameId, args.context));
+    this.handle(response, () => this.thread(args.frameId === undefined ? MAIN_THREAD_ID : threadOf(args.frameId)).evaluate(args.expression, args.frameId, args.context));
   }
 
   protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {
-    this.handle(response, async () => ({ targets: await this.debuggee.completions(args.text, args.column, args.frameId) }));
+    this.handle(response, async () => ({
+      targets: await this.thread(args.frameId === undefined ? MAIN_THREAD_ID : threadOf(args.frameId)).completions(args.text, args.column, args.frameId),
+    }));
   }
 
-  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
-    this.handle(response, async () => this.debuggee.exceptionInfo());
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse, args: DebugProtocol.ExceptionInfoArguments): void {
+    this.handle(response, async () => this.thread(args.threadId).exceptionInfo());
   }
 
   protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
-    this.handle(response, async () => ({ content: await this.debuggee.sourceText(args.source?.sourceReference ?? args.sourceReference) }));
+    this.handle(response, async () => {
+      const reference = args.source?.sourceReference ?? args.sourceReference;
+      return { content: await this.thread(threadOf(reference)).sourceText(reference) };
+    });
   }
 
   // --- lifecycle ---------------------------------------------------------------------------
@@ -226,6 +240,7 @@ export class RtDebugSession extends DebugSession {
   // --- targets -----------------------------------------------------------------------------
 
   private async launch(args: LaunchArguments, restarting = false): Promise<void> {
+    trace?.("launch requested");
     const plan = planLaunch(args, this.options.runtimeExecutable);
     const target: Target & { kind: "launch" } = { kind: "launch", args, plan, ended: false };
     this.target = target;
@@ -238,6 +253,7 @@ export class RtDebugSession extends DebugSession {
       if (processId) target.pid = processId;
       if (args.noDebug) return;
     } else {
+      trace?.(`starting ${plan.executable} ${plan.args.join(" ")}`);
       const child = spawnRt(plan);
       target.child = child;
       target.pid = child.pid;
@@ -264,6 +280,7 @@ export class RtDebugSession extends DebugSession {
     const timer = setTimeout(() => giveUp(`rt did not report its debugger address within ${ANNOUNCE_TIMEOUT_MS / 1000} s`), ANNOUNCE_TIMEOUT_MS);
     try {
       const announcement = await target.notify.next(gaveUp);
+      trace?.(`rt reported in: ${announcement.url}`);
       await this.connectLaunched(target, announcement, true);
     } finally {
       clearTimeout(timer);
@@ -276,6 +293,7 @@ export class RtDebugSession extends DebugSession {
     const cdp = await CdpConnection.connect(announcement.url);
     if (!target.child) target.pid = announcement.pid;
     await this.debuggee.attach(cdp, { stopOnEntry: first && target.args.stopOnEntry ? (target.plan.entry ?? true) : false, ownsStderr: target.child !== undefined });
+    await this.followWorkers(cdp);
     cdp.onClose(() => void this.launchedConnectionClosed(target, cdp));
   }
 
@@ -336,6 +354,7 @@ export class RtDebugSession extends DebugSession {
         const url = retry && target.args.port !== undefined && !target.args.url ? await attachUrl(target.args) : target.url;
         const cdp = await CdpConnection.connect(url, 5000);
         await this.debuggee.attach(cdp, { ownsStderr: false });
+        await this.followWorkers(cdp);
         cdp.onClose(() => void this.attachedConnectionClosed(target, cdp));
         if (retry) await this.debuggee.run();
         return;
@@ -379,6 +398,61 @@ export class RtDebugSession extends DebugSession {
       await terminateProcess(pid);
       this.sendTerminated();
     }
+  }
+
+  // --- worker threads ----------------------------------------------------------------------
+
+  /**
+   * Worker threads become threads of their own: each waits at its start until its breakpoints
+   * are set (NodeWorker.enable with waitForDebuggerOnStart). rt's own inspector thread is left alone.
+   */
+  private async followWorkers(cdp: CdpSession): Promise<void> {
+    cdp.on("NodeWorker.attachedToWorker", ({ sessionId, workerInfo }) => void this.workerStarted(cdp, sessionId, workerInfo));
+    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true }).catch(() => {});
+  }
+
+  private async workerStarted(parent: CdpSession, sessionId: string, info: WorkerInfo): Promise<void> {
+    const session = new WorkerSession(parent, sessionId);
+    if (isInternal(info.url)) {
+      session.close();
+      return;
+    }
+    const threadId = this.nextThreadId++;
+    const debuggee = new Debuggee(this.eventsOf(threadId), threadId);
+    this.workers.set(threadId, { debuggee, info });
+    this.sendEvent(new ThreadEvent("started", threadId));
+    session.onClose(() => {
+      debuggee.detached();
+      if (this.workers.delete(threadId)) this.sendEvent(new ThreadEvent("exited", threadId));
+    });
+    try {
+      // A worker's console output reaches the main thread's stdout: not shown twice.
+      await debuggee.attach(session, { ownsStderr: true, console: false });
+      for (const [file, specs] of this.breakpointSpecs) await debuggee.setBreakpoints(file, specs);
+      await debuggee.setExceptionFilters(this.exceptionFilters);
+    } finally {
+      await debuggee.run().catch(() => {});
+    }
+  }
+
+  private thread(threadId: number): Debuggee {
+    if (threadId === MAIN_THREAD_ID) return this.debuggee;
+    const worker = this.workers.get(threadId);
+    if (!worker) throw new Error(`no thread ${threadId}: it has ended`);
+    return worker.debuggee;
+  }
+
+  private eventsOf(threadId: number): DebuggeeEvents {
+    return {
+      stopped: (body) => this.sendEvent({ event: "stopped", body, seq: 0, type: "event" } as DebugProtocol.StoppedEvent),
+      continued: () =>
+        this.sendEvent({ event: "continued", body: { threadId, allThreadsContinued: threadId === MAIN_THREAD_ID }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent),
+      output: (body) => this.sendEvent({ event: "output", body, seq: 0, type: "event" } as DebugProtocol.OutputEvent),
+      // The main thread's copy of a breakpoint is the one the editor shows.
+      breakpointChanged: (breakpoint) => {
+        if (threadId === MAIN_THREAD_ID) this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent);
+      },
+    };
   }
 
   // --- helpers -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { workerData } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
-import { STATE, type InspectorWorkerData } from "./shared.js";
+import { FLUSH_MARKER, STATE, type InspectorWorkerData } from "./shared.js";
 
 declare const RT_VERSION: string;
 
@@ -41,9 +41,13 @@ server.on("upgrade", (request, socket, head) => {
     socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
     return;
   }
-  sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+  sockets ??= webSocketServer();
   sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
 });
+
+function webSocketServer(): WebSocketServer {
+  return new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+}
 
 server.on("error", (error: NodeJS.ErrnoException) => {
   Atomics.store(state, STATE.error, error.code === "EADDRINUSE" ? 1 : error.code === "EACCES" ? 2 : error.code === "EADDRNOTAVAIL" ? 3 : 4);
@@ -72,6 +76,9 @@ function notifyAdapter(socketPath: string, port: number): void {
   const socket = connect(socketPath, () => socket.end(`${JSON.stringify({ url, pid: process.pid })}\n`));
   socket.on("error", () => socket.destroy());
   socket.unref();
+  // The adapter connects at once: load what its connection needs while the message travels.
+  sockets ??= webSocketServer();
+  require("node:inspector");
 }
 // (The main thread unrefs this thread: the server does not keep the program alive.)
 
@@ -199,7 +206,19 @@ function bridge(client: WebSocket): void {
   const post = (method: string, params?: object) =>
     new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
   let entryBreak: EntryBreak | undefined;
+  Atomics.add(state, STATE.clients, 1);
   session.on("inspectorNotification", (message) => {
+    const params = message.params as { args?: { value?: unknown }[] } | undefined;
+    if (message.method === "Runtime.consoleAPICalled" && params?.args?.[0]?.value === FLUSH_MARKER) {
+      // Everything before the marker is queued on the socket ahead of this ping.
+      const done = () => {
+        Atomics.store(state, STATE.flushed, 1);
+        Atomics.notify(state, STATE.flushed);
+      };
+      if (client.readyState === client.OPEN) client.ping(undefined, undefined, done);
+      else done();
+      return;
+    }
     if (!entryBreak?.hides(message as { method: string; params?: unknown })) client.send(JSON.stringify(message));
   });
   const reply = (message: object) => {
@@ -236,5 +255,8 @@ function bridge(client: WebSocket): void {
     });
   });
   // A client that goes away while the program is paused lets it run on.
-  client.on("close", () => session.disconnect());
+  client.on("close", () => {
+    Atomics.sub(state, STATE.clients, 1);
+    session.disconnect();
+  });
 }
