@@ -8,7 +8,7 @@
 //   node bench/language-server.mjs [--runs N]      (a report: always exits 0)
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { machineLine, median, NODE, runsOption, shuffle, WARMUP } from "./lib.mjs";
+import { machineLine, median, NODE, pairwise, runsOption, shuffle, WARMUP } from "./lib.mjs";
 import { FIXTURES, startServer, uriOf } from "../server/test/lsp.mjs";
 
 const ROUNDS = runsOption(40);
@@ -93,13 +93,14 @@ async function startups() {
   return [node, server];
 }
 
+/** Each row with its per-round ratio to the block's first row (its floor): the load-independent figure. */
 function table(title, rows) {
   console.log(`## ${title}\n`);
-  console.log("| what | min ms | median ms | p90 ms |");
-  console.log("| --- | ---: | ---: | ---: |");
+  console.log("| what | min ms | median ms | p90 ms | per-round ratio to the floor (median) |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
   for (const row of rows) {
     const sorted = [...row.times].sort((a, b) => a - b);
-    console.log(`| ${row.name} | ${sorted[0].toFixed(1)} | ${median(sorted).toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.9)].toFixed(1)} |`);
+    console.log(`| ${row.name} | ${sorted[0].toFixed(1)} | ${median(sorted).toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.9)].toFixed(1)} | ${pairwise(row, rows[0]).toFixed(2)}× |`);
   }
   console.log();
 }

@@ -52,7 +52,8 @@ await Promise.all([
     // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
-    // scripts: `rt/scripts`, the script runner's name resolution for the language server.
+    // scripts: `rt/scripts` for the language server: what a name runs, lifecycles, workspace
+    // selection and rt's argument scanner, so the editor agrees with rt.
     // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
     entryPoints: {
       cli: "src/cli/main.ts",

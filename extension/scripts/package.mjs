@@ -2,7 +2,7 @@
 // @vscode/vsce into extension/rt-vscode-<version>.vsix. Beside the bundled extension
 // (dist/*.cjs) it holds the runtime (runtime/: rt's package with bin/, dist/, schema/, types/
 // and its dependencies, native ones included: esbuild's binary and the keyring addon of this
-// platform) and the language server (server/dist/server.cjs). The tests install and run exactly this folder.
+// platform) and the language server (server/dist/*.cjs). The tests install and run exactly this folder.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -69,9 +69,12 @@ function ship(source, target, root, only, copied = new Map()) {
 }
 
 ship(path.join(repo, "runtime"), path.join(staging, LAYOUT.runtime), path.join(staging, LAYOUT.runtime), ["package.json", "bin", "dist", "schema", "types"]);
-// The language server is one bundled file (its dependencies are inside it).
+// The language server is bundled (its dependencies are inside): its package.json and dist/*.cjs.
 cpSync(path.join(repo, "server", "package.json"), path.join(staging, LAYOUT.server, "package.json"));
-cpSync(path.join(repo, "server", "dist", "server.cjs"), path.join(staging, LAYOUT.serverMain));
+mkdirSync(path.join(staging, LAYOUT.server, "dist"));
+for (const file of readdirSync(path.join(repo, "server", "dist"))) {
+  if (file.endsWith(".cjs")) cpSync(path.join(repo, "server", "dist", file), path.join(staging, LAYOUT.server, "dist", file));
+}
 // dist/types holds declarations for the repository's own type checking.
 rmSync(path.join(staging, LAYOUT.runtime, "dist", "types"), { recursive: true, force: true });
 

@@ -1,6 +1,6 @@
 // rt-language-server: package.json scripts and rtfig.toml for any LSP client. Talks LSP over
 // stdio (--stdio), a Node IPC channel (--node-ipc, as the VS Code extension starts it) or a
-// socket (--socket=<port>).
+// socket (--socket=<port>). Started by dist/server.cjs (see build.mjs).
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { startServer } from "./core/server.js";
 import { packageJsonKind } from "./package-json/index.js";
@@ -8,10 +8,12 @@ import { rtfigKind } from "./rtfig/index.js";
 
 declare const SERVER_VERSION: string;
 
-if (!process.argv.some((arg) => arg === "--stdio" || arg === "--node-ipc" || arg.startsWith("--socket=") || arg.startsWith("--pipe="))) {
-  process.stderr.write("rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n");
-  process.exit(2);
+export function main(): void {
+  if (!process.argv.some((arg) => arg === "--stdio" || arg === "--node-ipc" || arg.startsWith("--socket=") || arg.startsWith("--pipe="))) {
+    process.stderr.write("rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n");
+    process.exit(2);
+  }
+  const connection = createConnection(ProposedFeatures.all);
+  startServer(connection, [packageJsonKind, rtfigKind], SERVER_VERSION);
+  connection.listen();
 }
-const connection = createConnection(ProposedFeatures.all);
-startServer(connection, [packageJsonKind, rtfigKind], SERVER_VERSION);
-connection.listen();

@@ -3,23 +3,16 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
-import { assertGolden, FIXTURES, killServers, positionOf, REPO, startServer, uriOf } from "./lsp.mjs";
+import { before, describe, test } from "node:test";
+import { assertGolden, FIXTURES, positionOf, REPO, uriOf } from "./lsp.mjs";
+import { sharedServer } from "./suite.mjs";
 
-after(killServers);
+const server = sharedServer();
 
 const APP = path.join(FIXTURES, "app", "package.json");
 const APP_TEXT = readFileSync(APP, "utf8");
 const MONOREPO = path.join(FIXTURES, "monorepo");
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  assert.equal(await server.shutdown(), 0);
-  assert.equal(server.stderr, "");
-});
 
 const hover = async (file, text, needle, options) => {
   const result = await server.request("textDocument/hover", file, { position: positionOf(text, needle, options) });
@@ -37,7 +30,7 @@ describe("package.json", () => {
     opened = server.open(APP);
   });
 
-  test("diagnostics: a missing script, unknown and unsupported flags, a hook without its script", async () => {
+  test("diagnostics: a missing script, unknown and unsupported flags, values rt refuses, a hook without its script", async () => {
     const { diagnostics } = await opened;
     assertGolden("package-json-diagnostics", diagnostics);
     const missing = diagnostics.find((diagnostic) => diagnostic.code === "not-found");
@@ -46,8 +39,16 @@ describe("package.json", () => {
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "unknown-flag").range, rangeAt(APP_TEXT, "--no-such-flag"));
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "orphan-hook").range, rangeAt(APP_TEXT, '"predeploy"'));
     assert.deepEqual(
+      diagnostics.filter((diagnostic) => diagnostic.code === "invalid-value").map((diagnostic) => [diagnostic.message, diagnostic.range]),
+      [
+        ['invalid value "bash" for --shell; valid values: system, rt', rangeAt(APP_TEXT, "--shell=bash")],
+        ['invalid value "deep" for --console-depth: expected a whole number >= 0', rangeAt(APP_TEXT, "--console-depth=deep")],
+        ["--preload needs a value", rangeAt(APP_TEXT, "--preload")],
+      ],
+    );
+    assert.deepEqual(
       diagnostics.map((diagnostic) => diagnostic.code),
-      ["not-found", "unknown-flag", "orphan-hook", "unsupported-flag"],
+      ["not-found", "unknown-flag", "orphan-hook", "unsupported-flag", "invalid-value", "invalid-value", "invalid-value"],
       "nothing for the scripts rt can run: --filter, -e, rt build, quoted names, env assignments, binaries",
     );
   });
@@ -109,6 +110,7 @@ describe("package.json", () => {
         ["src/config.json", "/src/config.json"],
         ["src/main.ts", "/src/main.ts"],
         ["src/main.ts", "/src/main.ts"],
+        ["src/main.ts", "/src/main.ts"],
       ],
     );
   });
@@ -164,18 +166,19 @@ describe("package.json", () => {
 });
 
 describe("workspaces", () => {
+  const a = path.join(MONOREPO, "packages", "a", "package.json");
+  const b = path.join(MONOREPO, "packages", "b", "package.json");
+  const root = path.join(MONOREPO, "package.json");
+  const ROOT_TEXT = readFileSync(root, "utf8");
+
   test("each package of a monorepo gets its own lenses and is checked against its own scripts", async () => {
-    const a = path.join(MONOREPO, "packages", "a", "package.json");
-    const b = path.join(MONOREPO, "packages", "b", "package.json");
-    const root = path.join(MONOREPO, "package.json");
-    const [rootDiagnostics, aDiagnostics, bDiagnostics] = await Promise.all([server.open(root), server.open(a), server.open(b)]);
-    assert.deepEqual(rootDiagnostics.diagnostics, [], "--filter and --workspaces name the members' scripts");
+    const [aDiagnostics, bDiagnostics] = await Promise.all([server.open(a), server.open(b)]);
     assert.deepEqual(aDiagnostics.diagnostics, []);
     assert.deepEqual(
       bDiagnostics.diagnostics.map((diagnostic) => diagnostic.message),
       ['Script not found "a-build" (did you mean "build"?)'],
     );
-    for (const [file, scripts] of [[root, ["build", "test"]], [a, ["build", "test"]], [b, ["build"]]]) {
+    for (const [file, scripts] of [[a, ["build", "test"]], [b, ["build"]]]) {
       const lenses = await server.request("textDocument/codeLens", file);
       assert.deepEqual(
         lenses.map((lens) => [lens.command.command, lens.command.arguments[0]]),
@@ -185,5 +188,23 @@ describe("workspaces", () => {
         ]),
       );
     }
+  });
+
+  test("--filter and --workspaces: checked against the member packages, as rt selects them", async () => {
+    const { diagnostics } = await server.open(root);
+    assertGolden("workspace-diagnostics", diagnostics);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.range]),
+      [
+        [`Missing "test" script in package b (${path.join(MONOREPO, "packages", "b")}); add it, or pass --if-present to skip packages without it`, rangeAt(ROOT_TEXT, "test", 4, { occurrence: 2 })],
+        ['Script "lint" not found in 1 package matching "b"', rangeAt(ROOT_TEXT, "lint", 4, { occurrence: 2 })],
+        [`No workspace packages matched the filter "c*" (packages: a, b)`, rangeAt(ROOT_TEXT, "build", 5, { occurrence: 3 })],
+      ],
+    );
+    const hover = await server.request("textDocument/hover", root, { position: positionOf(ROOT_TEXT, "build", { occurrence: 2, delta: 1 }) });
+    assert.equal(hover.contents.value, "`build` runs in 2 workspace packages:\n  - `a`: `rt index.ts`\n  - `b`: `rt run a-build`");
+    const lenses = await server.request("textDocument/codeLens", root);
+    assert.equal(lenses.length, 10);
+    assert.deepEqual(lenses[0].command.arguments, [{ packageDir: MONOREPO, script: "build" }]);
   });
 });

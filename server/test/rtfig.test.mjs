@@ -3,24 +3,17 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { assertGolden, FIXTURES, killServers, positionOf, startServer } from "./lsp.mjs";
+import { test } from "node:test";
+import { assertGolden, FIXTURES, positionOf } from "./lsp.mjs";
+import { sharedServer } from "./suite.mjs";
 
-after(killServers);
+const server = sharedServer();
 
 const CONFIG = path.join(FIXTURES, "config", "rtfig.toml");
 const CONFIG_TEXT = readFileSync(CONFIG, "utf8");
 // Documents the editor has open but never saved: the server reads the text it is sent.
 const SCRATCH = path.join(FIXTURES, "scratch", "rtfig.toml");
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  assert.equal(await server.shutdown(), 0);
-  assert.equal(server.stderr, "");
-});
 
 const line = (text, needle) => positionOf(text, needle).line;
 const rangeAt = (text, needle, length = needle.length) => {
@@ -28,7 +21,7 @@ const rangeAt = (text, needle, length = needle.length) => {
   return { start, end: { line: start.line, character: start.character + length } };
 };
 
-test("diagnostics from the schema: unknown keys, wrong types, values outside an enum, each where it is written", async () => {
+test("diagnostics from the schema: unknown keys, wrong types, values outside an enum, a flag set twice, each where it is written", async () => {
   const { diagnostics } = await server.open(CONFIG);
   assertGolden("rtfig-diagnostics", diagnostics);
   const byLine = new Map(diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic]));
@@ -40,6 +33,7 @@ test("diagnostics from the schema: unknown keys, wrong types, values outside an 
   assert.equal(byLine.get(line(CONFIG_TEXT, 'shell = "bash"')).message, 'invalid value for "run.shell": expected one of system, rt, got "bash"');
   assert.equal(byLine.get(line(CONFIG_TEXT, 'shell = "bash"')).severity, 1, "rt refuses a wrong value");
   assert.equal(byLine.get(line(CONFIG_TEXT, "elide")).message, 'unknown key "run.elide"; rt ignores it');
+  assert.equal(byLine.get(line(CONFIG_TEXT, "consoleDepth")).message, '"consoleDepth" sets --console-depth again (already set by "console-depth")');
   assert.equal(byLine.has(line(CONFIG_TEXT, "smol")), false);
   assert.equal(byLine.has(line(CONFIG_TEXT, "process.env.MODE")), false, "a keyed list written as a table");
 });

@@ -2,9 +2,10 @@
 // the documents it leaves alone, cancelled requests, and a very large package.json.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, test } from "node:test";
-import { FIXTURES, killServers, positionOf, SERVER, startServer, uriOf } from "./lsp.mjs";
+import { FIXTURES, killServers, positionOf, REPO, SERVER, startServer, uriOf } from "./lsp.mjs";
 
 after(killServers);
 
@@ -42,15 +43,32 @@ test("without a transport flag: a one-line usage error, exit 2", () => {
   assert.deepEqual([result.status, result.stdout, result.stderr], [2, "", "rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n"]);
 });
 
+test("required as a module (an extension resolving its path), it starts nothing", () => {
+  const result = spawnSync(process.execPath, ["-e", 'require("rt-language-server"); console.log(require.resolve("rt-language-server"))'], { encoding: "utf8", cwd: REPO });
+  assert.deepEqual([result.status, result.stdout, result.stderr], [0, `${SERVER}\n`, ""]);
+});
+
+test("an entry of scripts whose value is not a string gets no lens (rt leaves it out)", async () => {
+  const server = await startServer();
+  const file = path.join(FIXTURES, "app", "package.json");
+  const { diagnostics } = await server.open(file, '{ "scripts": { "a": "rt run b", "b": 1, "c": null } }');
+  const lenses = await server.request("textDocument/codeLens", file);
+  assert.deepEqual(lenses.map((lens) => lens.command.arguments[0].script), ["a", "a"]);
+  assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "b" (did you mean "a"?)'], "as rt run b would say");
+  assert.equal(await server.shutdown(), 0);
+});
+
 test("documents it does not own get no diagnostics and no answers", async () => {
   const server = await startServer();
   const other = path.join(FIXTURES, "app", "tsconfig.json");
   const notRtfig = path.join(FIXTURES, "config", "other.toml");
+  const installed = path.join(FIXTURES, "app", "node_modules", "dep", "package.json");
   let unowned = 0;
   server.onDiagnostics((params) => {
-    if (params.uri === uriOf(other) || params.uri === uriOf(notRtfig)) unowned++;
+    if (params.uri === uriOf(other) || params.uri === uriOf(notRtfig) || params.uri === uriOf(installed)) unowned++;
   });
   void server.open(other, '{ "scripts": { "x": "rt run nothing" } }');
+  void server.open(installed, '{ "scripts": { "x": "rt run nothing" } }');
   void server.open(notRtfig, "colour = 1\n");
   // Notifications are handled in order: once this one's diagnostics arrive, the others had their turn.
   await server.open(path.join(FIXTURES, "app", "package.json"));
@@ -58,6 +76,7 @@ test("documents it does not own get no diagnostics and no answers", async () => 
   assert.equal(await server.request("textDocument/hover", other, { position: { line: 0, character: 22 } }), null);
   assert.equal(await server.request("textDocument/completion", notRtfig, { position: { line: 0, character: 0 } }), null);
   assert.equal(await server.request("textDocument/codeLens", other), null);
+  assert.equal(await server.request("textDocument/codeLens", installed), null, "a package under node_modules");
   assert.equal(await server.shutdown(), 0);
 });
 
@@ -84,6 +103,29 @@ test("a request cancelled before it is handled ends with RequestCancelled", asyn
   assert.equal(await server.shutdown(), 0);
 });
 
+test("typing a package.json and an rtfig.toml from nothing: diagnostics for each version, the server never fails", async () => {
+  const server = await startServer();
+  for (const file of [path.join(FIXTURES, "app", "package.json"), path.join(FIXTURES, "config", "rtfig.toml")]) {
+    const text = readFileSync(file, "utf8");
+    const whole = await server.open(file, text);
+    server.close(file);
+    await server.open(file, "");
+    // Five characters per edit, at the end of what is typed so far (line and character from the text).
+    let typed = "";
+    let last;
+    for (let i = 0; i < text.length; i += 5) {
+      const end = positionOf(`${typed}\u0000`, "\u0000");
+      typed = text.slice(0, i + 5);
+      last = await server.change(file, [{ range: { start: end, end }, text: text.slice(i, i + 5) }]);
+      assert.ok(Array.isArray(last.diagnostics));
+    }
+    assert.deepEqual(last.diagnostics, whole.diagnostics, "once typed in full, the same diagnostics as the file opened whole");
+    server.close(file);
+  }
+  assert.equal(server.stderr, "");
+  assert.equal(await server.shutdown(), 0);
+});
+
 test("a 10,000-line package.json stays responsive; a burst of edits costs one run on the latest text", async () => {
   const server = await startServer();
   const file = path.join(FIXTURES, "app", "package.json");
@@ -93,25 +135,26 @@ test("a 10,000-line package.json stays responsive; a burst of edits costs one ru
   const { diagnostics } = await server.open(file, text);
   const openMs = performance.now() - started;
   assert.deepEqual(diagnostics, []);
-  assert.ok(openMs < 3_000, `first diagnostics after ${openMs.toFixed(0)} ms`);
+  assert.ok(openMs < 5_000, `first diagnostics after ${openMs.toFixed(0)} ms`);
 
-  // Ten keystrokes sent at once: diagnostics run once the edits settle, on the last version.
+  // Ten keystrokes in one write: diagnostics run once the edits settle, on the last version.
   let published = 0;
   server.onDiagnostics(() => published++);
   const position = positionOf(text, "rt run s3 ", { delta: 7 });
-  const versions = [];
-  for (let i = 0; i < 10; i++) versions.push(server.change(file, [{ range: { start: position, end: position }, text: "x" }]));
+  const burst = server.changeBurst(file, Array.from({ length: 10 }, () => [{ range: { start: position, end: position }, text: "x" }]));
   started = performance.now();
-  const last = await versions.at(-1);
+  const last = await burst;
   const editMs = performance.now() - started;
   assert.deepEqual(last.diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "xxxxxxxxxxs3"']);
-  // One run; allow a second when the machine is so loaded that the edits were handled slowly.
-  assert.ok(published <= 2, `${published} diagnostics runs for the ten edits`);
+  // One run; a loaded machine may pause the server between two edits for longer than the settle
+  // delay, so what is asserted is that the burst did not cost a run per edit.
+  assert.ok(published < 10, `${published} diagnostics runs for the ten edits`);
   started = performance.now();
   const hover = await server.request("textDocument/hover", file, { position: { line: 9_000, character: 6 } });
   const hoverMs = performance.now() - started;
   assert.match(hover.contents.value, /^\*\*rt run s8997\*\*/);
-  // Generous bounds (CI machines are loaded); bench/language-server.mjs measures the real figures.
-  assert.ok(editMs < 2_000 && hoverMs < 1_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
+  // Generous bounds (CI machines are loaded) that still catch work growing with the square of the
+  // document (seconds at this size); bench/language-server.mjs measures the real figures.
+  assert.ok(editMs < 3_000 && hoverMs < 2_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
   assert.equal(await server.shutdown(), 0);
 });

@@ -22,10 +22,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const values: FlagValues = {};
   const given: string[] = [];
   let command: CommandName | undefined;
-  let i = 0;
+  let positional = argv.length;
 
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
-    const value = convert(flag, raw, shown);
+    const value = convertFlagValue(flag, raw, shown);
     given.push(flag.name);
     if (flag.type === "list") {
       const name = flag.aliasOf ?? flag.name;
@@ -38,62 +38,91 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     for (const [name, implied] of Object.entries(flag.implies ?? {})) values[name] = implied;
   };
 
-  const takeValue = (flag: FlagSpec, shown: string): string => {
-    const next = argv[i + 1];
-    if (next === undefined) throw new UsageError(`${shown} needs a value${describeValues(flag)}`);
-    i++;
-    return next;
-  };
-
-  for (; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      i++;
-      break;
-    }
-    if (arg === "-" || !arg.startsWith("-")) {
-      // With --filter/--workspaces a name is a script (`rt --filter '*' build`), never another command.
-      const selectsPackages = "filter" in values || "workspaces" in values;
-      if (command === undefined && !("eval" in values || "print" in values) && Object.hasOwn(COMMANDS, arg) && (arg === "run" || !selectsPackages)) {
-        command = arg as CommandName;
-        continue;
-      }
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = arg.slice(2, eq === -1 ? undefined : eq);
-      const flag = flagByName(name);
-      if (!flag || flag.name.length === 1) throw unknownFlag(`--${name}`);
-      if (eq !== -1) set(flag, arg.slice(eq + 1), `--${name}`);
-      else if (flag.type === "boolean" || flag.optionalValue) set(flag, true, `--${name}`);
-      else set(flag, takeValue(flag, `--${name}`), `--${name}`);
-      continue;
-    }
-    // One or more short flags: -hv, -e <code>, -r./setup.ts
-    for (let j = 1; j < arg.length; j++) {
-      const letter = arg[j]!;
-      const flag = flagByShort(letter);
-      if (!flag) throw unknownFlag(`-${letter}`);
-      if (flag.type === "boolean") {
-        set(flag, true, `-${letter}`);
-        continue;
-      }
-      const rest = arg.slice(j + 1).replace(/^=/, "");
-      set(flag, rest !== "" ? rest : takeValue(flag, `-${letter}`), `-${letter}`);
-      break;
-    }
+  for (const arg of scanArgs(argv)) {
+    if (arg.kind === "command") command = arg.command;
+    else if (arg.kind === "rest") positional = arg.index;
+    else if (!arg.flag) throw unknownFlag(arg.shown);
+    else if (arg.value === undefined) throw new UsageError(`${arg.shown} needs a value${describeValues(arg.flag)}`);
+    else set(arg.flag, arg.value, arg.shown);
   }
 
-  const positional = argv.slice(i);
+  const rest = argv.slice(positional);
   const evaluates = values.eval !== undefined || values.print !== undefined;
   return {
     values,
     given,
     command,
-    target: evaluates ? undefined : positional[0],
-    args: evaluates ? positional : positional.slice(1),
+    target: evaluates ? undefined : rest[0],
+    args: evaluates ? rest : rest.slice(1),
   };
+}
+
+/** One piece of rt's own arguments, by the index of the argument it is in. */
+export type ScannedArg =
+  /** A flag; `flag` is undefined for an unknown one, `value` for a missing value (`valueIndex`: the argument holding it, if separate). */
+  | { readonly kind: "flag"; readonly index: number; readonly shown: string; readonly flag?: FlagSpec; readonly value?: string | true; readonly valueIndex?: number }
+  | { readonly kind: "command"; readonly index: number; readonly command: CommandName }
+  /** Where the target and the program's arguments start (argv.length when there are none); always last. */
+  | { readonly kind: "rest"; readonly index: number };
+
+/**
+ * rt's arguments as the parser reads them, without judging them: each flag with its value, the
+ * built-in command, where the rest starts. It goes on past an unknown flag, so the language
+ * server can underline every one in a script's `rt ...` command.
+ */
+export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
+  const seen = new Set<string>();
+  let command = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      yield { kind: "rest", index: i + 1 };
+      return;
+    }
+    if (arg === "-" || !arg.startsWith("-")) {
+      // With --filter/--workspaces a name is a script (`rt --filter '*' build`), never another command.
+      const selectsPackages = seen.has("filter") || seen.has("workspaces");
+      if (!command && !seen.has("eval") && !seen.has("print") && Object.hasOwn(COMMANDS, arg) && (arg === "run" || !selectsPackages)) {
+        command = true;
+        yield { kind: "command", index: i, command: arg as CommandName };
+        continue;
+      }
+      yield { kind: "rest", index: i };
+      return;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const shown = arg.slice(0, eq === -1 ? undefined : eq);
+      const found = flagByName(shown.slice(2));
+      const flag = found && found.name.length > 1 ? found : undefined;
+      if (flag) seen.add(flag.name);
+      if (!flag || eq !== -1 || flag.type === "boolean" || flag.optionalValue) {
+        yield { kind: "flag", index: i, shown, flag, value: eq === -1 ? true : arg.slice(eq + 1) };
+      } else {
+        yield { kind: "flag", index: i, shown, flag, value: argv[i + 1], valueIndex: i + 1 };
+        i++;
+      }
+      continue;
+    }
+    // One or more short flags: -hv, -e <code>, -r./setup.ts
+    for (let j = 1; j < arg.length; j++) {
+      const shown = `-${arg[j]}`;
+      const flag = flagByShort(arg[j]!);
+      if (flag) seen.add(flag.name);
+      if (!flag || flag.type === "boolean") {
+        yield { kind: "flag", index: i, shown, flag, value: true };
+        continue;
+      }
+      const rest = arg.slice(j + 1).replace(/^=/, "");
+      if (rest !== "") yield { kind: "flag", index: i, shown, flag, value: rest };
+      else {
+        yield { kind: "flag", index: i, shown, flag, value: argv[i + 1], valueIndex: i + 1 };
+        i++;
+      }
+      break;
+    }
+  }
+  yield { kind: "rest", index: argv.length };
 }
 
 /** Flags and commands whose feature has not landed yet are refused, never silently ignored. */
@@ -111,7 +140,8 @@ export function display(flag: FlagSpec): string {
   return flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`;
 }
 
-function convert(flag: FlagSpec, raw: string | true, shown: string): FlagValue {
+/** A flag's value from the command line, checked against the flag's type and values. */
+export function convertFlagValue(flag: FlagSpec, raw: string | true, shown: string): FlagValue {
   switch (flag.type) {
     case "boolean":
       if (raw === true || raw === "true") return true;

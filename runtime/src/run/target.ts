@@ -25,7 +25,10 @@ export interface ResolveOptions {
   readonly ifPresent: boolean;
   /** Where the name is resolved; the process's cwd by default (the language server passes a package's dir). */
   readonly cwd?: string;
-  /** The package whose scripts come first; by default the nearest package.json to `cwd`, read from disk. */
+  /**
+   * The package whose scripts come first. Absent: the nearest package.json to `cwd`, read from
+   * disk; `undefined` given: no scripts at all (what a shell finds for a command's program).
+   */
   readonly manifest?: Manifest;
 }
 

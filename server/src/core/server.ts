@@ -31,10 +31,12 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
   };
   const models = new Map<string, { version: number; model: unknown }>();
 
+  // Files on disk with a kind's name, outside node_modules (installed packages are not the user's to edit).
   const kindOf = (uri: string): AnyKind | undefined => {
     if (!uri.startsWith("file:")) return undefined;
-    const name = posix.basename(new URL(uri).pathname);
-    return kinds.find((kind) => kind.fileName === name);
+    const { pathname } = new URL(uri);
+    if (pathname.includes("/node_modules/")) return undefined;
+    return kinds.find((kind) => kind.fileName === posix.basename(pathname));
   };
 
   /** The document, its kind and its model (parsed once per version), if the server owns it. */
@@ -59,7 +61,7 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
   const runDiagnostics = (): void => {
     for (const uri of [...pending]) {
       pending.delete(uri);
-      const found = owned({ uri });
+      const found = guarded(() => owned({ uri }), undefined);
       if (!found) continue;
       const { version } = found.document;
       const token: CancellationToken = {
@@ -99,27 +101,20 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
     }),
   );
 
-  const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
-  connection.onCompletion(({ textDocument, position }, token) => {
-    if (token.isCancellationRequested) return cancelled();
-    const found = owned(textDocument);
-    return found?.kind.completion?.(found.document, found.model, position) ?? null;
-  });
-  connection.onHover(({ textDocument, position }, token) => {
-    if (token.isCancellationRequested) return cancelled();
-    const found = owned(textDocument);
-    return found?.kind.hover?.(found.document, found.model, position) ?? null;
-  });
-  connection.onCodeLens(({ textDocument }, token) => {
-    if (token.isCancellationRequested) return cancelled();
-    const found = owned(textDocument);
-    return found?.kind.codeLenses?.(found.document, found.model) ?? null;
-  });
-  connection.onDocumentLinks(({ textDocument }, token) => {
-    if (token.isCancellationRequested) return cancelled();
-    const found = owned(textDocument);
-    return found?.kind.links?.(found.document, found.model, token) ?? null;
-  });
+  // Every request: refused once cancelled, answered null for a document the server does not own,
+  // and null (logged) if the feature fails.
+  type Owned = NonNullable<ReturnType<typeof owned>>;
+  const answer = <T>(textDocument: TextDocumentIdentifier, token: CancellationToken, feature: (found: Owned) => T | undefined) => {
+    if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
+    return guarded(() => {
+      const found = owned(textDocument);
+      return (found && feature(found)) ?? null;
+    }, null);
+  };
+  connection.onCompletion(({ textDocument, position }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.completion?.(document, model, position)));
+  connection.onHover(({ textDocument, position }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.hover?.(document, model, position)));
+  connection.onCodeLens(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.codeLenses?.(document, model)));
+  connection.onDocumentLinks(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.links?.(document, model, token)));
 
   documents.listen(connection);
 }

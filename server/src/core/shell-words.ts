@@ -18,7 +18,15 @@ export interface ShellCommand {
   readonly end: number;
 }
 
-const OPERATOR = /^(?:&&|\|\||;;|[;|&()\n])/;
+/** `&&`, `||`, `;;`, or one of `;|&()` and newline, at `i`; its length, or 0. */
+function operatorAt(script: string, i: number): number {
+  const char = script[i]!;
+  if (!";|&()\n".includes(char)) return 0;
+  const next = script[i + 1];
+  return (char === "&" || char === "|" || char === ";") && next === char ? 2 : 1;
+}
+
+const WORD_END = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")"]);
 
 export function splitCommands(script: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
@@ -35,15 +43,15 @@ export function splitCommands(script: string): ShellCommand[] {
       i++;
       continue;
     }
-    const operator = OPERATOR.exec(script.slice(i, i + 2));
+    const operator = operatorAt(script, i);
     if (operator) {
       finish(i);
-      i += operator[0].length;
+      i += operator;
       continue;
     }
     const start = i;
     let text = "";
-    while (i < script.length && !/[\s;&|()]/.test(script[i]!)) {
+    while (i < script.length && !WORD_END.has(script[i]!)) {
       const c = script[i]!;
       if (c === "'") {
         const close = script.indexOf("'", i + 1);

@@ -1,12 +1,14 @@
 // package.json problems rt would hit when running a script: JSON syntax errors, `rt run <name>`
 // naming nothing rt can run (rt's own resolution and message), an unknown or not yet supported
-// rt flag, and a pre/post hook whose main script is missing (so the hook never runs).
+// rt flag or a value rt refuses (rt's own messages), and a pre/post hook whose main script is
+// missing (so the hook never runs).
 import { READY_OWNERS } from "rt/flags";
-import { ProgramError, resolveRunTarget, unknownFlag } from "rt/scripts";
+import { convertFlagValue, ProgramError, resolveRunTarget, unknownFlag, UsageError } from "rt/scripts";
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
 import type { PackageJson } from "./model.js";
+import { workspaceSelection } from "./workspace.js";
 
 const SOURCE = "rt";
 
@@ -39,11 +41,22 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
       add(script.keyStart, script.keyEnd, DiagnosticSeverity.Warning, `"${script.name}" is the ${hook[1]} hook of "${hook[2]}", which is not a script here: it never runs`, "orphan-hook");
     }
     for (const invocation of script.invocations) {
-      for (const { word, shown, flag } of invocation.flags) {
+      for (const { word, shown, flag, value } of invocation.flags) {
         if (!flag) add(word.start, word.end, DiagnosticSeverity.Error, unknownFlag(shown).message, "unknown-flag");
         else if (!READY_OWNERS.has(flag.owner)) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} is not supported yet: rt refuses it`, "unsupported-flag");
+        else if (value === undefined) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} needs a value`, "invalid-value");
+        else if (typeof value === "string" && !value.includes("$")) {
+          try {
+            convertFlagValue(flag, value, shown);
+          } catch (error) {
+            if (!(error instanceof UsageError)) throw error;
+            add(word.start, word.end, DiagnosticSeverity.Error, error.message, "invalid-value");
+          }
+        }
       }
       const target = invocation.target;
+      const selection = workspaceSelection(invocation, model);
+      if (target && selection && "error" in selection) add(target.start, target.end, DiagnosticSeverity.Error, selection.error.message, "not-found");
       // `rt build ...` is a built-in command, `rt -e`/`-p` evaluate code, --filter and friends
       // name scripts of other packages (or globs), and `$X` is only known when the shell runs.
       const elsewhere = invocation.flags.some(({ flag }) => flag && NO_SINGLE_TARGET.has(flag.name));

@@ -6,11 +6,12 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { COMMANDS, FLAGS, READY_OWNERS, type FlagSpec } from "rt/flags";
 import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
-import { CompletionItemKind, MarkupKind, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
+import { CompletionItemKind, MarkupKind, type CancellationToken, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Word } from "../core/shell-words.js";
 import { rangeOf, touches } from "../core/text.js";
 import type { PackageJson, Script } from "./model.js";
+import { workspaceSelection } from "./workspace.js";
 import { rtInvocation, type RtInvocation } from "./rt-command.js";
 
 /** The one argument of the rt.runScript / rt.debugScript commands (the extension's contract). */
@@ -19,8 +20,9 @@ export interface ScriptCommandArgument {
   readonly script: string;
 }
 
+/** Lenses on the scripts rt can run (an entry whose value is not a string is not a script to rt). */
 export function scriptLenses(document: TextDocument, model: PackageJson): CodeLens[] {
-  return model.scripts.flatMap((script) => {
+  return model.scripts.filter((script) => script.command !== undefined).flatMap((script) => {
     const range = rangeOf(document, script.keyStart, script.keyEnd);
     const argument: ScriptCommandArgument = { packageDir: model.dir, script: script.name };
     return [
@@ -82,9 +84,11 @@ export function scriptHover(document: TextDocument, model: PackageJson, offset: 
 
 const LINKED_EXTENSIONS = /\.(?:[cm]?[jt]sx?|json|toml|ya?ml|sh|md|env|html|css)$/;
 
-export function scriptLinks(document: TextDocument, model: PackageJson): DocumentLink[] {
+export function scriptLinks(document: TextDocument, model: PackageJson, token: CancellationToken): DocumentLink[] {
   const links: DocumentLink[] = [];
   for (const script of model.scripts) {
+    // Each candidate costs a stat: stop when the editor no longer wants the answer.
+    if (token.isCancellationRequested) break;
     for (const command of script.commands) {
       for (const word of command.words) {
         const eq = word.text.startsWith("-") ? word.text.indexOf("=") : -1;
@@ -141,6 +145,12 @@ function describeScript(model: PackageJson, script: Script): string {
 }
 
 function describeRtTarget(model: PackageJson, invocation: RtInvocation, target: Word): string {
+  const selection = workspaceSelection(invocation, model);
+  if (selection && "error" in selection) return selection.error.message;
+  if (selection) {
+    const runs = selection.packages.map((manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``);
+    return `\`${selection.script}\` runs in ${runs.length} workspace ${runs.length === 1 ? "package" : "packages"}:${runs.join("")}`;
+  }
   const forced = invocation.command?.text === "run";
   const resolved = resolveRunTarget(target.text, { forced, ifPresent: true, cwd: model.dir, manifest: model.manifest });
   return describeTarget(`rt ${forced ? "run " : ""}${target.text}`, resolved, model.dir);

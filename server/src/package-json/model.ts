@@ -102,22 +102,24 @@ function property(object: Node, name: string): Node | undefined {
 }
 
 /**
- * For each character of a JSON string's value, its offset in the document (escapes such as
- * `\"` and `\u0041` take several characters); one more entry for the end.
+ * Maps an index in a JSON string's value to its offset in the document: escapes such as `\"`
+ * and `\u0041` take several characters (most scripts have none: then it is an addition).
  */
-function stringOffsets(text: string, node: Node): number[] {
-  const offsets: number[] = [];
+function stringOffsets(text: string, node: Node): (index: number) => number {
+  const start = node.offset + 1;
   const end = node.offset + node.length - 1;
-  for (let i = node.offset + 1; i < end; ) {
+  // An escape is always longer than the character it stands for: same length, no escapes.
+  if ((node.value as string).length === end - start) return (index) => Math.min(start + index, end);
+  const offsets: number[] = [];
+  for (let i = start; i < end; ) {
     offsets.push(i);
     i += text[i] !== "\\" ? 1 : text[i + 1] === "u" ? 6 : 2;
   }
   offsets.push(end);
-  return offsets;
+  return (index) => offsets[Math.min(index, offsets.length - 1)]!;
 }
 
-function positioned(commands: ShellCommand[], offsets: number[]): ShellCommand[] {
-  const at = (index: number): number => offsets[Math.min(index, offsets.length - 1)]!;
+function positioned(commands: ShellCommand[], at: (index: number) => number): ShellCommand[] {
   const word = (w: Word): Word => ({ text: w.text, start: at(w.start), end: at(w.end) });
   return commands.map((command) => ({ words: command.words.map(word), end: at(command.end) }));
 }

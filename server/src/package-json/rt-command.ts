@@ -1,8 +1,8 @@
-// The parts of an `rt ...` command inside a script, classified the way rt's argv parser reads
-// them (runtime/src/cli/parse.ts, driven by the same flag table): flags (and the word that is a
-// flag's value), the built-in command, and the target name. Unlike the parser this keeps each
-// word's position and goes on past an unknown flag, so every mistake can be underlined.
-import { COMMANDS, flagByName, flagByShort, type FlagSpec } from "rt/flags";
+// An `rt ...` command inside a script, read by rt's own argument scanner (rt/scripts scanArgs,
+// the one parseArgs uses): its flags with their values, the built-in command, and the target
+// name, each with the word it is written in.
+import type { FlagSpec } from "rt/flags";
+import { scanArgs } from "rt/scripts";
 import type { ShellCommand, Word } from "../core/shell-words.js";
 
 export interface RtFlag {
@@ -11,6 +11,8 @@ export interface RtFlag {
   readonly shown: string;
   /** Undefined for an unknown flag. */
   readonly flag?: FlagSpec;
+  /** The flag's value (`rt` of `--shell=rt` or `--shell rt`); true for a flag without one; undefined when missing. */
+  readonly value?: string | true;
 }
 
 export interface RtInvocation {
@@ -27,47 +29,17 @@ export interface RtInvocation {
 
 /** The rt invocation a command is, if its program is rt (also `npx rt`). */
 export function rtInvocation(command: ShellCommand): RtInvocation | undefined {
-  const words = command.words;
-  let i = words[0]?.text === "npx" ? 1 : 0;
-  const rt = words[i];
+  const start = command.words[0]?.text === "npx" ? 1 : 0;
+  const rt = command.words[start];
   if (!rt || !/(?:^|\/)rt$/.test(rt.text)) return undefined;
+  const words = command.words.slice(start + 1);
   const flags: RtFlag[] = [];
   let commandWord: Word | undefined;
-  let selectsPackages = false;
-  for (i++; i < words.length; i++) {
-    const word = words[i]!;
-    const arg = word.text;
-    if (arg === "--") {
-      i++;
-      break;
-    }
-    if (arg === "-" || !arg.startsWith("-")) {
-      if (!commandWord && Object.hasOwn(COMMANDS, arg) && (arg === "run" || !selectsPackages)) {
-        commandWord = word;
-        continue;
-      }
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const shown = arg.slice(0, eq === -1 ? undefined : eq);
-      const flag = flagByName(shown.slice(2));
-      const known = flag && flag.name.length > 1 ? flag : undefined;
-      flags.push({ word, shown, flag: known });
-      if (known?.name === "filter" || known?.name === "workspaces") selectsPackages = true;
-      if (known && eq === -1 && known.type !== "boolean" && !known.optionalValue) i++;
-      continue;
-    }
-    // Short flags: -hv, -e <code>, -r./setup.ts
-    for (let j = 1; j < arg.length; j++) {
-      const flag = flagByShort(arg[j]!);
-      flags.push({ word, shown: `-${arg[j]}`, flag });
-      if (flag?.name === "filter") selectsPackages = true;
-      if (!flag || flag.type === "boolean") continue;
-      if (j === arg.length - 1) i++;
-      break;
-    }
+  let target: Word | undefined;
+  for (const arg of scanArgs(words.map((word) => word.text))) {
+    if (arg.kind === "flag") flags.push({ word: words[arg.index]!, shown: arg.shown, flag: arg.flag, value: arg.value });
+    else if (arg.kind === "command") commandWord = words[arg.index];
+    else target = words[arg.index];
   }
-  const target = words[i];
   return { rt, flags, command: commandWord, target, argsEnd: target?.start ?? command.end };
 }

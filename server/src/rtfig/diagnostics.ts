@@ -7,7 +7,7 @@ import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
 import type { RtfigDocument } from "./model.js";
-import { RTFIG_SCHEMA, shownPath, tableSchema, validate, type Path, type SchemaProblem } from "./schema.js";
+import { isTable, RTFIG_SCHEMA, shownPath, tableSchema, validate, type Path, type SchemaProblem } from "./schema.js";
 
 export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): Diagnostic[] {
   const text = document.getText();
@@ -29,12 +29,24 @@ export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): 
       diagnostics.push({ range: rangeOf(document, location.valueStart, location.valueEnd), severity: DiagnosticSeverity.Error, source: "rt", code: "invalid-value", message: problem.message });
     }
   }
-  // Keys of flags whose feature has not landed: valid, but rt ignores them for now.
-  for (const [key, value] of Object.entries(model.value ?? {})) {
-    const flag = flagByName(kebab(key));
-    const location = model.locations.get(JSON.stringify([key]));
-    if (flag && location && RTFIG_SCHEMA.properties?.[key] && !READY_OWNERS.has(flag.owner) && value !== undefined) {
-      diagnostics.push({ range: rangeOf(document, location.keyStart, location.keyEnd), severity: DiagnosticSeverity.Warning, source: "rt", code: "not-supported", message: `"${key}" (--${flag.name}) is not supported yet; rt ignores it` });
+  // Keys of flags whose feature has not landed (valid, but rt ignores them for now), and a flag
+  // set twice (`console-depth` and `consoleDepth`), which rt refuses.
+  const setBy = new Map<string, string>();
+  const tables: [string[], Record<string, unknown>][] = [[[], model.value ?? {}]];
+  if (isTable(model.value?.run)) tables.push([["run"], model.value.run]);
+  for (const [table, entries] of tables) {
+    for (const key of Object.keys(entries)) {
+      const path = [...table, key];
+      const flag = tableSchema(table)?.properties?.[key] && key !== "run" ? flagByName(kebab(key)) : undefined;
+      const location = model.locations.get(JSON.stringify(path));
+      if (!flag || !location) continue;
+      const range = rangeOf(document, location.keyStart, location.keyEnd);
+      const shown = shownPath(path);
+      if (!READY_OWNERS.has(flag.owner)) {
+        diagnostics.push({ range, severity: DiagnosticSeverity.Warning, source: "rt", code: "not-supported", message: `"${shown}" (--${flag.name}) is not supported yet; rt ignores it` });
+      } else if (setBy.has(flag.name)) {
+        diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: "rt", code: "set-twice", message: `"${shown}" sets --${flag.name} again (already set by "${setBy.get(flag.name)}")` });
+      } else setBy.set(flag.name, shown);
     }
   }
   return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
