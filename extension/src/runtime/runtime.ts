@@ -20,6 +20,7 @@ export interface RuntimeInfo {
 const isWindows = process.platform === "win32";
 const onDidChange = new vscode.EventEmitter<RuntimeInfo>();
 let context: vscode.ExtensionContext | undefined;
+let currentExecutable: Promise<string> | undefined;
 let current: Promise<RuntimeInfo> | undefined;
 
 /** Fires when the runtime changes (setting edited) and its version has been read. */
@@ -31,6 +32,7 @@ export function initRuntime(extensionContext: vscode.ExtensionContext): void {
     onDidChange,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SETTINGS.runtimePath.id)) return;
+      currentExecutable = undefined;
       current = undefined;
       void runtime().then((info) => onDidChange.fire(info));
     }),
@@ -43,6 +45,24 @@ export function runtime(): Promise<RuntimeInfo> {
   return current;
 }
 
+/**
+ * The path of the rt to start, without waiting for its version (what tasks and sessions need:
+ * a missing rt is reported by the version check and by the start itself).
+ */
+export function runtimeExecutable(): Promise<string> {
+  currentExecutable ??= resolveExecutable();
+  return currentExecutable;
+}
+
+async function resolveExecutable(): Promise<string> {
+  const configured = configuredPath();
+  return configured ? expandHome(configured) : writeLauncher();
+}
+
+function configuredPath(): string {
+  return vscode.workspace.getConfiguration().get<string>(SETTINGS.runtimePath.id, "").trim();
+}
+
 /** The folder of the bundled runtime's `rt` launcher. */
 function launcherDir(): string {
   if (!context) throw new Error("rt: the runtime is used before the extension activated");
@@ -50,9 +70,8 @@ function launcherDir(): string {
 }
 
 async function resolveRuntime(): Promise<RuntimeInfo> {
-  const configured = vscode.workspace.getConfiguration().get<string>(SETTINGS.runtimePath.id, "").trim();
-  const source = configured ? "setting" : "bundled";
-  const executable = configured ? expandHome(configured) : await writeLauncher();
+  const source = configuredPath() ? "setting" : "bundled";
+  const executable = await runtimeExecutable();
   const version = await readVersion(executable);
   const info: RuntimeInfo = { executable, source, version };
   if (version.ok) output().info(`rt ${version.value} (${source}): ${executable}`);

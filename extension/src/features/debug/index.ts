@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
-import { runtime } from "../../runtime/runtime.js";
+import { runtimeExecutable } from "../../runtime/runtime.js";
 import { fileTarget, scriptTarget } from "../../target.js";
 import { listScripts } from "../tasks/scripts.js";
 import type { RtDebugSession } from "./adapter.js";
@@ -20,7 +20,7 @@ export function register(context: vscode.ExtensionContext): void {
 }
 
 async function createDebugAdapterDescriptor(): Promise<vscode.DebugAdapterDescriptor> {
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   const { RtDebugSession: Session } = require("./debug-adapter.cjs") as { RtDebugSession: typeof RtDebugSession };
   // The session is a DAP implementation object; VS Code's inline adapter type is structural.
   return new vscode.DebugAdapterInlineImplementation(new Session({ runtimeExecutable: executable }) as unknown as vscode.DebugAdapter);
@@ -58,7 +58,7 @@ async function resolveDebugConfigurationWithSubstitutedVariables(_folder: vscode
   if (configuration.request !== "launch") return configuration;
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   if (env["PATH"] !== undefined) return configuration;
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   return { ...configuration, env: { ...env, PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` } };
 }
 

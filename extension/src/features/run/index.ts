@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
-import { runtime } from "../../runtime/runtime.js";
+import { runtimeExecutable } from "../../runtime/runtime.js";
 import { fileTarget, scriptTarget } from "../../target.js";
 import { fileTask, scriptTask } from "../tasks/task.js";
 
@@ -18,7 +18,7 @@ export function register(context: vscode.ExtensionContext): void {
 async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undefined> {
   const file = await fileTarget(resource);
   if (!file) return undefined;
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   if (!vscode.workspace.workspaceFolders?.length) {
     // A window with no folder has no task scope to run in: a terminal that runs rt instead.
     vscode.window.createTerminal({ name: `rt ${path.basename(file)}`, shellPath: executable, shellArgs: [file], cwd: path.dirname(file) }).show();
@@ -31,6 +31,6 @@ async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undef
 async function runScript(argument?: unknown): Promise<vscode.TaskExecution | undefined> {
   const target = await scriptTarget(argument, "run");
   if (!target) return undefined;
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   return vscode.tasks.executeTask(scriptTask(executable, target.folder, target.packageDir, target.script));
 }

@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import { TASK_TYPE } from "../../contributions.js";
 import { output } from "../../output.js";
-import { onDidChangeRuntime, runtime } from "../../runtime/runtime.js";
+import { onDidChangeRuntime, runtimeExecutable } from "../../runtime/runtime.js";
 import { listScripts, type Script } from "./scripts.js";
 import { fileTask, packageDirOf, scriptTask, type RtTaskDefinition } from "./task.js";
 
@@ -22,7 +22,10 @@ export function register(context: vscode.ExtensionContext): void {
     watcher.onDidCreate(forget),
     watcher.onDidDelete(forget),
     onDidChangeRuntime(() => listings.clear()),
+    vscode.workspace.onDidChangeWorkspaceFolders(({ added }) => added.forEach((folder) => void scriptsOf(folder.uri.fsPath))),
   );
+  // Listed now, in the background, so the first Run Task finds the list ready.
+  for (const folder of vscode.workspace.workspaceFolders ?? []) void scriptsOf(folder.uri.fsPath);
 }
 
 function scriptsOf(folder: string): Promise<Script[]> {
@@ -36,7 +39,7 @@ function scriptsOf(folder: string): Promise<Script[]> {
 
 export async function provideTasks(): Promise<vscode.Task[]> {
   const started = performance.now();
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   const folders = vscode.workspace.workspaceFolders ?? [];
   const perFolder = await Promise.all(
     folders.map(async (folder) => (await scriptsOf(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command))),
@@ -49,7 +52,7 @@ export async function provideTasks(): Promise<vscode.Task[]> {
 /** Tasks written in tasks.json: `{ "type": "rt", "script": "build", "packageDir": "packages/a" }`. */
 async function resolveTask(task: vscode.Task): Promise<vscode.Task | undefined> {
   const definition = task.definition as RtTaskDefinition;
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   const folder = typeof task.scope === "object" ? task.scope : undefined;
   let resolved: vscode.Task;
   if (definition.script) {

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { output } from "../../output.js";
-import { runRt, runtime } from "../../runtime/runtime.js";
+import { runRt, runtimeExecutable } from "../../runtime/runtime.js";
 
 export interface Script {
   readonly name: string;
@@ -19,7 +19,7 @@ export interface Script {
 export async function listScripts(folder: string): Promise<Script[]> {
   const manifest = await readManifest(folder);
   if (!manifest) return [];
-  const { executable } = await runtime();
+  const executable = await runtimeExecutable();
   const listings = [["run", "--json"]];
   if (manifest.workspaces !== undefined) listings.push(["run", "--json", "--filter", "*"]);
   const results = await Promise.all(listings.map((args) => runRt(executable, args, { cwd: folder })));
