@@ -70,27 +70,27 @@ suite("tasks", () => {
     assert.equal(readFileSync(out, "utf8"), "hello from hello.ts\n");
   });
 
-  test("a syntax error rt prints lands in the Problems panel at its line and column", async () => {
-    const file = vscode.Uri.file(path.join(folder("app").uri.fsPath, "broken.ts"));
+  /** Runs an app file that fails; resolves with the first diagnostic rt's problem matchers report for it. */
+  async function failingRun(name) {
+    const file = vscode.Uri.file(path.join(folder("app").uri.fsPath, name));
     const execution = await vscode.commands.executeCommand("rt.runFile", file);
     assert.equal(await taskExit(execution), 1);
     const [diagnostic] = await eventually(() => {
       const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt");
       return found.length ? found : undefined;
-    }, "a diagnostic from the $rt problem matcher");
+    }, `a diagnostic for ${name} from rt's problem matchers`);
+    return diagnostic;
+  }
+
+  test("a syntax error rt prints lands in the Problems panel at its line and column ($rt)", async () => {
+    const diagnostic = await failingRun("broken.ts");
     assert.equal(diagnostic.message, 'Unexpected ";"');
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character], [2, 18]);
   });
 
-  test("an uncaught error's first stack frame lands in the Problems panel", async () => {
-    const file = vscode.Uri.file(path.join(folder("app").uri.fsPath, "throws.ts"));
-    const execution = await vscode.commands.executeCommand("rt.runFile", file);
-    assert.equal(await taskExit(execution), 1);
-    const [diagnostic] = await eventually(() => {
-      const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt");
-      return found.length ? found : undefined;
-    }, "a diagnostic from the $rt-uncaught problem matcher");
+  test("an uncaught error's first stack frame lands in the Problems panel ($rt-uncaught)", async () => {
+    const diagnostic = await failingRun("throws.ts");
     assert.equal(diagnostic.message, "value 2 is out of range");
     assert.equal(diagnostic.code, "RangeError");
     assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character], [3, 10]);
