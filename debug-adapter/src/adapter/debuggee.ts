@@ -457,7 +457,8 @@ export class Debuggee {
       column: original?.column ?? (frame.location.columnNumber ?? 0) + 1,
     };
     if (original) stackFrame.source = this.dapSource(original.script, original.path);
-    if (isInternal(frame.url)) stackFrame.presentationHint = "subtle";
+    // (CallFrame.url is empty in current V8: the script knows its URL.)
+    if (isInternal(this.sources.get(frame.location.scriptId)?.url ?? frame.url)) stackFrame.presentationHint = "subtle";
     return stackFrame;
   }
 
