@@ -7,11 +7,11 @@ import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
 import type { CdpSession } from "../cdp/connection.js";
-import { Breakpoints, LOGPOINT_URL_PREFIX, type UserBreakpoint } from "./breakpoints.js";
+import { Breakpoints } from "./breakpoints.js";
 import { consoleCategory, formatConsoleArgs } from "./console.js";
 import { isInternal } from "./internal.js";
 import { Sources, normalise, type Script } from "./sources.js";
-import { Variables, callArgument } from "./variables.js";
+import { Variables } from "./variables.js";
 
 type CallFrame = Protocol.Debugger.CallFrame;
 type RemoteObject = Protocol.Runtime.RemoteObject;
@@ -511,4 +511,3 @@ function asEvaluateBody(variable: DebugProtocol.Variable): DebugProtocol.Evaluat
   };
 }
 
-export { callArgument, LOGPOINT_URL_PREFIX, type UserBreakpoint };
