@@ -20,7 +20,8 @@ export interface DebuggeeEvents {
   stopped(body: DebugProtocol.StoppedEvent["body"]): void;
   continued(): void;
   output(body: DebugProtocol.OutputEvent["body"]): void;
-  breakpointChanged(breakpoint: DebugProtocol.Breakpoint): void;
+  /** `index`: the breakpoint's place among its file's, as the client listed them. */
+  breakpointChanged(breakpoint: DebugProtocol.Breakpoint, index: number): void;
 }
 
 export interface AttachOptions {
@@ -72,7 +73,9 @@ export class Debuggee {
     this.sources = new Sources(base);
     this.variables = new Variables(() => this.cdp, base);
     this.nextFrameId = base + 1;
-    this.breakpoints = new Breakpoints(this.sources, (breakpoint) => this.events.breakpointChanged(this.breakpoints.toDap(breakpoint)));
+    this.breakpoints = new Breakpoints(this.sources, (breakpoint) =>
+      this.events.breakpointChanged(this.breakpoints.toDap(breakpoint), this.breakpoints.indexInFile(breakpoint)),
+    );
   }
 
   get connected(): CdpSession | undefined {
@@ -126,6 +129,11 @@ export class Debuggee {
   async setBreakpoints(file: string, requested: readonly DebugProtocol.SourceBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
     const created = await this.breakpoints.set(file, requested, this.connected);
     return created.map((breakpoint) => this.breakpoints.toDap(breakpoint));
+  }
+
+  /** Another thread's copy of a breakpoint was set: this copy (the one the editor shows) is verified too. */
+  verifiedElsewhere(file: string, index: number, line: number, column: number | undefined): void {
+    this.breakpoints.verifiedElsewhere(file, index, line, column);
   }
 
   async setExceptionFilters(filters: readonly string[]): Promise<void> {

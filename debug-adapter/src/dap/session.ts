@@ -448,9 +448,11 @@ export class RtDebugSession extends DebugSession {
       continued: () =>
         this.sendEvent({ event: "continued", body: { threadId, allThreadsContinued: threadId === MAIN_THREAD_ID }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent),
       output: (body) => this.sendEvent({ event: "output", body, seq: 0, type: "event" } as DebugProtocol.OutputEvent),
-      // The main thread's copy of a breakpoint is the one the editor shows.
-      breakpointChanged: (breakpoint) => {
+      // The main thread's copy of a breakpoint is the one the editor shows; a worker's copy that
+      // is set verifies it.
+      breakpointChanged: (breakpoint, index) => {
         if (threadId === MAIN_THREAD_ID) this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent);
+        else if (breakpoint.verified && breakpoint.source?.path && breakpoint.line) this.debuggee.verifiedElsewhere(breakpoint.source.path, index, breakpoint.line, breakpoint.column);
       },
     };
   }
