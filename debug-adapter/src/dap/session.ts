@@ -224,11 +224,11 @@ export class RtDebugSession extends DebugSession {
       if (target?.kind === "launch" && args.terminateDebuggee !== false) {
         await this.stopProgram();
       } else {
-        // Leave the program running: let it go if paused, then hang up.
+        // Leave the program running: Debugger.disable drops this client's breakpoints and lets
+        // a paused program go (so it can't stop again before the hang-up is seen), then hang up.
         const cdp = this.debuggee.connected;
         if (cdp) {
-          await cdp.send("Debugger.setPauseOnExceptions", { state: "none" }).catch(() => {});
-          if (this.debuggee.isPaused) await cdp.send("Debugger.resume", {}).catch(() => {});
+          await cdp.send("Debugger.disable").catch(() => {});
           cdp.close();
         }
       }
