@@ -72,6 +72,8 @@ describe("launch a program", () => {
     await dap.stopped();
     const frames = await userStack(dap);
     matchGolden("stack-distance", frames);
+    const { stackFrames: all } = await dap.request("stackTrace", { threadId: 1 });
+    assert.ok(all.length > frames.length && all.slice(frames.length).every((frame) => frame.presentationHint === "subtle" && frame.source.name.startsWith("node:")), "Node's own frames come last, dimmed");
     const { scopes } = await dap.request("scopes", { frameId: frames[0].id });
     matchGolden("scopes-distance", scopes.map(({ name, expensive, presentationHint, line }) => ({ name, expensive, presentationHint, line })));
     const local = await variablesOf(dap, scopes[0].variablesReference);

@@ -38,7 +38,14 @@ function startRt(t, args, cwd) {
   child.stderr.setEncoding("utf8").on("data", (chunk) => (output.stderr += chunk));
   const listening = new Promise((resolve) => child.stderr.on("data", () => output.stderr.includes("Listening:") && resolve()));
   const exited = new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, output, listening, exited };
+  /** SIGTERM, then SIGKILL if it is still there after 5 s: a test never waits forever. */
+  const stop = async () => {
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, output, listening, exited, stop };
 }
 
 describe("launch variants", () => {
@@ -123,8 +130,7 @@ describe("attach", () => {
     assert.ok(early, "the console call made before attaching is replayed");
     assert.deepEqual([early.body.source.path, early.body.line], [FOREVER, 5]);
     await dap.request("disconnect", {});
-    program.child.kill("SIGTERM");
-    await program.exited;
+    await program.stop();
   });
 });
 
@@ -187,7 +193,6 @@ describe("attach with restart", () => {
     const frame = await dap.topFrame();
     assert.deepEqual([frame.source.path, frame.line], [file, 5]);
     await dap.request("disconnect", {});
-    program.child.kill("SIGTERM");
-    await program.exited;
+    await program.stop();
   });
 });

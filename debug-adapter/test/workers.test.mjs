@@ -27,5 +27,7 @@ test("a breakpoint in a worker thread's .ts file stops that thread; threads list
   await dap.request("continue", { threadId: stopped.threadId });
   await dap.event("thread", (body) => body.reason === "exited" && body.threadId === started.threadId);
   assert.equal((await dap.event("exited")).exitCode, 0);
+  const verified = dap.events.filter((event) => event.event === "breakpoint" && event.body.breakpoint.verified).map((event) => event.body.breakpoint);
+  assert.deepEqual(verified.map((b) => [b.source.path, b.line]), [[WORKER, 5]], "the editor's breakpoint is verified by the worker's copy");
   assert.match(dap.output("stdout"), /main got worker: 42/);
 });

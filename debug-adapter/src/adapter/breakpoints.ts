@@ -88,6 +88,15 @@ export class Breakpoints {
     return { breakpoints, shouldStop };
   }
 
+  indexInFile(breakpoint: UserBreakpoint): number {
+    return (this.byFile.get(normalise(breakpoint.file)) ?? []).indexOf(breakpoint);
+  }
+
+  verifiedElsewhere(file: string, index: number, line: number, column: number | undefined): void {
+    const breakpoint = this.byFile.get(normalise(file))?.[index];
+    if (breakpoint && !breakpoint.verified) this.verify(breakpoint, line, column ?? 1);
+  }
+
   isUserBreakpoint(v8Id: string): boolean {
     return this.byV8Id.has(v8Id);
   }

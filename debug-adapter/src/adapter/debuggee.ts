@@ -7,11 +7,11 @@ import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
 import type { CdpSession } from "../cdp/connection.js";
-import { Breakpoints, LOGPOINT_URL_PREFIX, type UserBreakpoint } from "./breakpoints.js";
+import { Breakpoints } from "./breakpoints.js";
 import { consoleCategory, formatConsoleArgs } from "./console.js";
 import { isInternal } from "./internal.js";
 import { Sources, normalise, type Script } from "./sources.js";
-import { Variables, callArgument } from "./variables.js";
+import { Variables } from "./variables.js";
 
 type CallFrame = Protocol.Debugger.CallFrame;
 type RemoteObject = Protocol.Runtime.RemoteObject;
@@ -20,7 +20,8 @@ export interface DebuggeeEvents {
   stopped(body: DebugProtocol.StoppedEvent["body"]): void;
   continued(): void;
   output(body: DebugProtocol.OutputEvent["body"]): void;
-  breakpointChanged(breakpoint: DebugProtocol.Breakpoint): void;
+  /** `index`: the breakpoint's place among its file's, as the client listed them. */
+  breakpointChanged(breakpoint: DebugProtocol.Breakpoint, index: number): void;
 }
 
 export interface AttachOptions {
@@ -72,7 +73,9 @@ export class Debuggee {
     this.sources = new Sources(base);
     this.variables = new Variables(() => this.cdp, base);
     this.nextFrameId = base + 1;
-    this.breakpoints = new Breakpoints(this.sources, (breakpoint) => this.events.breakpointChanged(this.breakpoints.toDap(breakpoint)));
+    this.breakpoints = new Breakpoints(this.sources, (breakpoint) =>
+      this.events.breakpointChanged(this.breakpoints.toDap(breakpoint), this.breakpoints.indexInFile(breakpoint)),
+    );
   }
 
   get connected(): CdpSession | undefined {
@@ -126,6 +129,11 @@ export class Debuggee {
   async setBreakpoints(file: string, requested: readonly DebugProtocol.SourceBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
     const created = await this.breakpoints.set(file, requested, this.connected);
     return created.map((breakpoint) => this.breakpoints.toDap(breakpoint));
+  }
+
+  /** Another thread's copy of a breakpoint was set: this copy (the one the editor shows) is verified too. */
+  verifiedElsewhere(file: string, index: number, line: number, column: number | undefined): void {
+    this.breakpoints.verifiedElsewhere(file, index, line, column);
   }
 
   async setExceptionFilters(filters: readonly string[]): Promise<void> {
@@ -457,7 +465,8 @@ export class Debuggee {
       column: original?.column ?? (frame.location.columnNumber ?? 0) + 1,
     };
     if (original) stackFrame.source = this.dapSource(original.script, original.path);
-    if (isInternal(frame.url)) stackFrame.presentationHint = "subtle";
+    // (CallFrame.url is empty in current V8: the script knows its URL.)
+    if (isInternal(this.sources.get(frame.location.scriptId)?.url ?? frame.url)) stackFrame.presentationHint = "subtle";
     return stackFrame;
   }
 
@@ -510,4 +519,3 @@ function asEvaluateBody(variable: DebugProtocol.Variable): DebugProtocol.Evaluat
   };
 }
 
-export { callArgument, LOGPOINT_URL_PREFIX, type UserBreakpoint };

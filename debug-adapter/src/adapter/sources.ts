@@ -53,10 +53,6 @@ export class Sources {
     return this.byReference.get(reference);
   }
 
-  all(): IterableIterator<Script> {
-    return this.byId.values();
-  }
-
   add(event: Protocol.Debugger.ScriptParsedEvent): Script {
     const file = event.url.startsWith("file:") ? safeFilePath(event.url) : undefined;
     const map = loadMap(event.sourceMapURL, event.url);

@@ -220,7 +220,7 @@ function previewValue(property: Protocol.Runtime.PropertyPreview): string {
 }
 
 /** A remote object as an argument of a call (by value or by reference). */
-export function callArgument(object: RemoteObject): Protocol.Runtime.CallArgument {
+function callArgument(object: RemoteObject): Protocol.Runtime.CallArgument {
   if (object.objectId) return { objectId: object.objectId };
   if (object.unserializableValue) return { unserializableValue: object.unserializableValue };
   if (object.type === "undefined") return {};

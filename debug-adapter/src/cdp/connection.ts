@@ -74,7 +74,7 @@ export abstract class CdpSession {
     return this.sendWithTimeout(method, params[0], COMMAND_TIMEOUT_MS);
   }
 
-  sendWithTimeout<M extends keyof Commands>(method: M, params: Params<M> | undefined, timeoutMs: number): Promise<Result<M>> {
+  private sendWithTimeout<M extends keyof Commands>(method: M, params: Params<M> | undefined, timeoutMs: number): Promise<Result<M>> {
     if (this.closedFlag) return Promise.reject(new CdpError(method, -1, "the debugger connection is closed"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -224,11 +224,11 @@ export class RtDebugSession extends DebugSession {
       if (target?.kind === "launch" && args.terminateDebuggee !== false) {
         await this.stopProgram();
       } else {
-        // Leave the program running: let it go if paused, then hang up.
+        // Leave the program running: Debugger.disable drops this client's breakpoints and lets
+        // a paused program go (so it can't stop again before the hang-up is seen), then hang up.
         const cdp = this.debuggee.connected;
         if (cdp) {
-          await cdp.send("Debugger.setPauseOnExceptions", { state: "none" }).catch(() => {});
-          if (this.debuggee.isPaused) await cdp.send("Debugger.resume", {}).catch(() => {});
+          await cdp.send("Debugger.disable").catch(() => {});
           cdp.close();
         }
       }
@@ -448,9 +448,11 @@ export class RtDebugSession extends DebugSession {
       continued: () =>
         this.sendEvent({ event: "continued", body: { threadId, allThreadsContinued: threadId === MAIN_THREAD_ID }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent),
       output: (body) => this.sendEvent({ event: "output", body, seq: 0, type: "event" } as DebugProtocol.OutputEvent),
-      // The main thread's copy of a breakpoint is the one the editor shows.
-      breakpointChanged: (breakpoint) => {
+      // The main thread's copy of a breakpoint is the one the editor shows; a worker's copy that
+      // is set verifies it.
+      breakpointChanged: (breakpoint, index) => {
         if (threadId === MAIN_THREAD_ID) this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent);
+        else if (breakpoint.verified && breakpoint.source?.path && breakpoint.line) this.debuggee.verifiedElsewhere(breakpoint.source.path, index, breakpoint.line, breakpoint.column);
       },
     };
   }

@@ -30,7 +30,7 @@ export async function attachUrl(args: AttachArguments): Promise<string> {
   return target.webSocketDebuggerUrl!;
 }
 
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
