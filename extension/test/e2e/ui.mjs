@@ -91,6 +91,12 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
     log("continued to the end");
 
+    // The editor title's Run File button runs the file in a task terminal.
+    await page.locator('.editor-actions [aria-label^="Run File"]').first().click();
+    await page.locator(".xterm-rows", { hasText: "distance: 5" }).first().waitFor({ timeout: 30_000 });
+    log("Run File (editor title) ran the file: the terminal shows its output");
+    await shot("02b-run-file-button");
+
     // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
     await secretsIcon.click();
     const addButton = page.getByRole("button", { name: "Add Secret" }).first();
