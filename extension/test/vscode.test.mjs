@@ -61,7 +61,7 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
     assert.equal(host.code, 0, host.output);
   });
 
-  if (ONLY !== "host") await t.test("the UI in headless Chromium: Run Script lens, gutter breakpoint + F5, secrets panel", async (t) => {
+  if (ONLY !== "host") await t.test("the UI in headless Chromium: Run Script lens, gutter breakpoint + F5, Run File button, rt in a terminal, secrets panel", async (t) => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const started = Date.now();
     await driveUi({ server, workspace, profile: path.join(dir, "chromium-ui"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });

@@ -1,6 +1,7 @@
 // Drives the real workbench in headless Chromium, as a person would: the Run Script lens and its
-// output in the terminal, a breakpoint set by clicking the gutter, F5, the paused line, and the
-// rt Secrets panel adding and deleting a credential. Each step saves a screenshot to `artifacts`.
+// output in the terminal, a breakpoint set by clicking the gutter, F5, the paused line, the Run
+// File button, `rt` in a new integrated terminal, and the rt Secrets panel adding and deleting a
+// credential. Each step saves a screenshot to `artifacts`.
 import path from "node:path";
 import { openBrowser } from "./code-server.mjs";
 
@@ -96,6 +97,20 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.locator(".xterm-rows", { hasText: "distance: 5" }).first().waitFor({ timeout: 30_000 });
     log("Run File (editor title) ran the file: the terminal shows its output");
     await shot("02b-run-file-button");
+
+    // `rt` in a new integrated terminal: the extension put the bundled runtime first on PATH.
+    await page.keyboard.press("Control+Shift+Backquote");
+    // In a multi-root workspace VS Code first asks which folder the terminal starts in.
+    const folderPicker = page.locator(".quick-input-widget .monaco-list-row", { hasText: "app" }).first();
+    if (await folderPicker.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await page.keyboard.press("Enter");
+    await page.locator(".terminal-wrapper.active .xterm-rows").first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(1500);
+    await page.keyboard.type("command -v rt && rt -p '`rt ${rt.version} on ${process.version}`'");
+    await page.keyboard.press("Enter");
+    // The launcher in the extension's global storage, not an rt the machine has elsewhere on PATH.
+    await page.locator(".terminal-wrapper.active .xterm-rows", { hasText: /globalStorage\/rt\.rt-vscode\/bin\/rt\s*rt 0\.1\.0 on v\d+/ }).first().waitFor({ timeout: 30_000 });
+    log("a new integrated terminal runs the bundled rt");
+    await shot("02c-terminal-rt");
 
     // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
     await secretsIcon.click();
