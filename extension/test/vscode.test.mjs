@@ -4,7 +4,7 @@
 // Needs code-server (installed into a cache directory on first use), Chromium and a keyring;
 // where one is missing the test skips with the reason, and under CI=true that is a failure.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -13,7 +13,7 @@ import { keyringUnavailable, startKeyring } from "../../runtime/test/keyring.mjs
 import { skipUnlessCI } from "../../runtime/test/rt.mjs";
 import { codeServerUnavailable, installCodeServer, startCodeServer } from "./e2e/code-server.mjs";
 import { packageVsix, runHostTests } from "./e2e/host.mjs";
-import { driveBrokenSetup, driveUi } from "./e2e/ui.mjs";
+import { driveBrokenSetup, driveOldRuntime, driveUi } from "./e2e/ui.mjs";
 import { makeWorkspace } from "./e2e/workspace.mjs";
 
 const KEEP = process.env.RT_E2E_KEEP === "1";
@@ -81,6 +81,17 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
       await driveBrokenSetup({ server: broken, workspace, profile: path.join(dir, "chromium-broken"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
     } finally {
       await broken.stop();
+    }
+  });
+
+  if (ONLY !== "host") await t.test("a too old rt in rt.runtimePath: the notification says so, with Configure path", async (t) => {
+    const oldRt = path.join(dir, "old-rt");
+    writeFileSync(oldRt, "#!/bin/sh\necho 0.0.9\n", { mode: 0o755 });
+    const old = await startCodeServer({ codeServer, dir: path.join(dir, "code-server-old"), vsix, machineSettings: { "rt.runtimePath": oldRt } });
+    try {
+      await driveOldRuntime({ server: old, workspace, profile: path.join(dir, "chromium-old"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(line) });
+    } finally {
+      await old.stop();
     }
   });
 });

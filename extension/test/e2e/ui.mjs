@@ -171,3 +171,17 @@ export function driveBrokenSetup({ server, workspace, profile, artifacts, log })
     await shot("07-configure-path");
   });
 }
+
+/** rt.runtimePath names an rt older than the extension needs: the notification says so. */
+export function driveOldRuntime({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "97-old-runtime-failure", async (page, shot) => {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "is too old" });
+    await toast.waitFor({ timeout: 60_000 });
+    const text = (await toast.innerText()).split("\n").find((line) => line.startsWith("rt:"));
+    if (!text?.includes("rt 0.0.9 is too old: this extension needs rt 0.1.0 or newer")) throw new Error(`the notification does not say what is wrong: ${text}`);
+    await toast.getByRole("button", { name: "Configure path" }).waitFor();
+    log(`notification: ${text}`);
+    await shot("08-old-runtime");
+  });
+}

@@ -29,9 +29,23 @@ export async function listScripts(folder: string): Promise<Script[]> {
       output().warn(`rt run --json in ${folder}: ${result.error ?? result.stderr.trim()}`);
       continue;
     }
-    for (const script of JSON.parse(result.stdout) as Script[]) scripts.set(`${script.dir}\0${script.name}`, script);
+    const listed = parseListing(result.stdout);
+    if (!listed) {
+      output().warn(`rt run --json in ${folder} printed no list of scripts: is ${executable} rt?`);
+      continue;
+    }
+    for (const script of listed) scripts.set(`${script.dir}\0${script.name}`, script);
   }
   return [...scripts.values()];
+}
+
+function parseListing(stdout: string): Script[] | undefined {
+  try {
+    const value: unknown = JSON.parse(stdout);
+    return Array.isArray(value) ? (value as Script[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The package.json in `dir`, undefined if there is none or it is not an object. */
