@@ -9,7 +9,7 @@ import { resolveRunTarget } from "../run/target.js";
 import { secretsCommand } from "./commands/secrets.js";
 import { helpText } from "./help.js";
 import { loadEnvFiles } from "../config/env-files.js";
-import { bootInspectorThread, inspectorMode } from "../inspector/start.js";
+import { bootInspectorThread, inspectorFlag } from "../inspector/start.js";
 import { withConfig } from "../config/rtfig.js";
 import { changeDirectory } from "../process/cwd.js";
 import { applyStartupOptions } from "../process/startup-options.js";
@@ -38,7 +38,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
       const values = withConfig(parsed.values);
       // Before the env files: a restarted process reads them itself, from the real environment.
       applyStartupOptions(values, argv);
-      if (inspectorMode(values)) bootInspectorThread(inspectorThread);
+      if (inspectorFlag(values)) bootInspectorThread(inspectorThread);
       loadEnvFiles(values);
       running = dispatch({ ...parsed, values }, cacheRoot);
     }

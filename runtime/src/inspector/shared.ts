@@ -12,6 +12,8 @@ export interface InspectorSettings {
   readonly breakOnStart: boolean;
   /** Where the web debugger's files are. */
   readonly uiDirectory: string;
+  /** RT_INSPECT_NOTIFY: where to write the WebSocket URL once listening. */
+  readonly notify: string | undefined;
   readonly shared: SharedArrayBuffer;
 }
 
@@ -25,6 +27,16 @@ export const STATE = {
   /** Why listening failed: 1 address in use, 2 permission denied, 3 address not available, 4 other. */
   error: 3,
   idLength: 4,
+  /** How many clients are connected. */
+  clients: 5,
+  /** 1 once every console message logged before the flush marker was sent to every client. */
+  flushed: 6,
   idOffset: 64,
   bytes: 64 + 256,
 } as const;
+
+/**
+ * Logged (to the debugger only) as the program exits: the server thread answers once the console
+ * messages before it are written to the clients, so the last lines are not lost with the process.
+ */
+export const FLUSH_MARKER = "\u0000rt-inspector-flush";

@@ -9,13 +9,14 @@ import type { Worker } from "node:worker_threads";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
-import { STATE, type InspectorSettings } from "./shared.js";
+import { inheritedInspector, takeAdapterSettings, type InspectorMode } from "./environment.js";
+import { FLUSH_MARKER, STATE, type InspectorSettings } from "./shared.js";
 import { startInspectorThread } from "./thread.js";
-
-export type InspectorMode = "inspect" | "inspect-wait" | "inspect-brk";
 
 /** How long the server may take to start listening before rt gives up. */
 const START_TIMEOUT_MS = 10_000;
+/** How long an exiting program waits for its last console messages to reach the debugger. */
+const FLUSH_TIMEOUT_MS = 1000;
 
 const LISTEN_ERRORS: Readonly<Record<number, string>> = {
   1: "is already in use; pick another port or leave it out to use a free one",
@@ -30,12 +31,17 @@ export interface InspectorHandle {
 }
 
 /** The debugger flag given, the most waiting one first if several are. */
-export function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
+export function inspectorFlag(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
   for (const mode of ["inspect-brk", "inspect-wait", "inspect"] as const) {
     const value = values[mode];
     if (typeof value === "string") return { mode, value };
   }
   return undefined;
+}
+
+/** The debugger a program runs under: its flag, else one a debug adapter passed down in RT_INSPECT. */
+export function inspectorMode(values: FlagValues): { mode: InspectorMode; value: string } | undefined {
+  return inspectorFlag(values) ?? inheritedInspector(process.env);
 }
 
 let booting: Worker | undefined;
@@ -52,6 +58,7 @@ export function bootInspectorThread(started?: Worker): void {
 /** Hands the server thread (booted now if it was not yet) where to listen and what it debugs. */
 export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);
+  const adapter = takeAdapterSettings(process.env);
   const settings: InspectorSettings = {
     host: address.host,
     port: address.port,
@@ -59,6 +66,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
     entryUrl: pathToFileURL(entry).href,
     breakOnStart: mode === "inspect-brk",
     uiDirectory: path.join(__dirname, "inspector-ui"),
+    notify: adapter.notify,
     shared,
   };
   bootInspectorThread();
@@ -72,6 +80,8 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   // V8 replays them to a client's Runtime.enable.
   const keeper = new (require("node:inspector") as typeof import("node:inspector")).Session();
   keeper.connect();
+  if (adapter.consoleToDebugger) routeConsoleToDebugger(shared);
+  compileCommonJsAsScripts();
 
   return {
     beforeEntry() {
@@ -88,6 +98,41 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
       if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
     },
   };
+}
+
+/**
+ * Debuggers set the breakpoints of a transpiled file when V8 pauses before the file's script runs
+ * (Debugger.setInstrumentationBreakpoint), after reading its source map. Node compiles CommonJS
+ * modules as functions, which V8 runs without that pause, so breakpoints in a CommonJS file's
+ * top-level code were set too late. Assigning Module.wrap (even to itself) makes Node compile
+ * them as scripts again, as it did for years: the pause happens. (Only the first line's columns
+ * move by the wrapper's length.)
+ */
+function compileCommonJsAsScripts(): void {
+  const Module = require("node:module") as { wrap: unknown };
+  Module.wrap = Module.wrap;
+}
+
+/**
+ * A debug adapter shows console.* calls from the debugger's events (with their source location
+ * and expandable objects) and the process's stdout/stderr as they are: each call must reach one
+ * of them only. V8's console methods themselves are assigned, so the caller stays the top frame.
+ */
+function routeConsoleToDebugger(shared: SharedArrayBuffer): void {
+  const debuggerConsole = (require("node:inspector") as typeof import("node:inspector")).console as unknown as Record<string, unknown>;
+  const consoleRecord = console as unknown as Record<string, unknown>;
+  for (const [name, method] of Object.entries(debuggerConsole)) {
+    if (typeof method === "function" && typeof consoleRecord[name] === "function") consoleRecord[name] = method;
+  }
+  // Those messages travel through the server thread: the process waits (briefly) until the
+  // last ones are written to the connected clients before it goes.
+  process.on("exit", () => {
+    const state = new Int32Array(shared);
+    if (Atomics.load(state, STATE.clients) === 0) return;
+    Atomics.store(state, STATE.flushed, 0);
+    (debuggerConsole.debug as (message: string) => void)(FLUSH_MARKER);
+    Atomics.wait(state, STATE.flushed, 0, FLUSH_TIMEOUT_MS);
+  });
 }
 
 function banner(host: string, port: number, id: string): string {

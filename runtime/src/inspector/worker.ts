@@ -9,12 +9,13 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Session as InspectorSession } from "node:inspector";
-import { createServer as createTcpServer, isIP } from "node:net";
+import { connect, createServer as createTcpServer, isIP } from "node:net";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
-import { STATE, type InspectorSettings } from "./shared.js";
+import { hostPort } from "./address.js";
+import { FLUSH_MARKER, STATE, type InspectorSettings } from "./shared.js";
 
 declare const RT_VERSION: string;
 
@@ -46,10 +47,14 @@ function httpServer(): HttpServer {
       socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    sockets ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
+    sockets ??= webSocketServer();
     sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
   });
   return http;
+}
+
+function webSocketServer(): WebSocketServer {
+  return new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
 }
 
 parentPort!.once("message", (settings: InspectorSettings) => {
@@ -67,9 +72,28 @@ parentPort!.once("message", (settings: InspectorSettings) => {
     Atomics.store(state, STATE.port, typeof address === "object" && address ? address.port : 0);
     Atomics.store(state, STATE.phase, 1);
     Atomics.notify(state, STATE.phase);
+    if (data.notify) notifyAdapter(data.notify, typeof address === "object" && address ? address.port : 0);
   });
   // (The main thread unrefs this thread: the server does not keep the program alive.)
 });
+
+/**
+ * RT_INSPECT_NOTIFY: tells the debug adapter that launched rt where to connect (and which process
+ * to stop: under runInTerminal it has no handle of its own), without it having to read (or own)
+ * rt's stderr. Best effort: an adapter that went away is no error.
+ */
+function notifyAdapter(socketPath: string, port: number): void {
+  // The main thread writes the session id right after sending the settings: wait for it.
+  Atomics.wait(state, STATE.idLength, 0, 1000);
+  const url = `ws://${hostPort(data.host, port)}${wsPath()}`;
+  const socket = connect(socketPath, () => socket.end(`${JSON.stringify({ url, pid: process.pid })}\n`));
+  socket.on("error", () => socket.destroy());
+  socket.unref();
+  // The adapter connects at once: load what its connection needs while the message travels.
+  httpServer();
+  sockets ??= webSocketServer();
+  require("node:inspector");
+}
 
 /**
  * DNS-rebinding protection, as Node's inspector does: the Host must be an IP literal or
@@ -195,7 +219,19 @@ function bridge(client: WebSocket): void {
   const post = (method: string, params?: object) =>
     new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
   let entryBreak: EntryBreak | undefined;
+  Atomics.add(state, STATE.clients, 1);
   session.on("inspectorNotification", (message) => {
+    const params = message.params as { args?: { value?: unknown }[] } | undefined;
+    if (message.method === "Runtime.consoleAPICalled" && params?.args?.[0]?.value === FLUSH_MARKER) {
+      // Everything before the marker is queued on the socket ahead of this ping.
+      const done = () => {
+        Atomics.store(state, STATE.flushed, 1);
+        Atomics.notify(state, STATE.flushed);
+      };
+      if (client.readyState === client.OPEN) client.ping(undefined, undefined, done);
+      else done();
+      return;
+    }
     if (!entryBreak?.hides(message as { method: string; params?: unknown })) client.send(JSON.stringify(message));
   });
   const reply = (message: object) => {
@@ -232,5 +268,8 @@ function bridge(client: WebSocket): void {
     });
   });
   // A client that goes away while the program is paused lets it run on.
-  client.on("close", () => session.disconnect());
+  client.on("close", () => {
+    Atomics.sub(state, STATE.clients, 1);
+    session.disconnect();
+  });
 }

@@ -1,0 +1,3 @@
+// rt-debug-adapter: the Debug Adapter Protocol over rt's inspector.
+export { RtDebugSession, type RtDebugSessionOptions } from "./dap/session.js";
+export { DEBUG_TYPE, type AttachArguments, type LaunchArguments } from "./configuration.js";

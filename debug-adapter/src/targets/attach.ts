@@ -1,0 +1,64 @@
+// Attaching to an rt already running with --inspect: by WebSocket URL, or by port through the
+// inspector's /json/list. Only this machine unless allowRemote (a debugger can run any code).
+import { get } from "node:http";
+import type { AttachArguments } from "../configuration.js";
+
+export class AttachError extends Error {}
+
+const DISCOVERY_TIMEOUT_MS = 5000;
+
+/** The WebSocket URL to connect to, checked against the loopback rule. */
+export async function attachUrl(args: AttachArguments): Promise<string> {
+  if (args.url) {
+    let parsed: URL;
+    try {
+      parsed = new URL(args.url);
+    } catch {
+      throw new AttachError(`"${args.url}" is not a URL: give the ws://host:port/id address rt --inspect printed`);
+    }
+    if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:") throw new AttachError(`"${args.url}" is not a WebSocket URL (ws://host:port/id)`);
+    checkHost(parsed.hostname.replace(/^\[|\]$/g, ""), args.allowRemote);
+    return args.url;
+  }
+  if (args.port === undefined) throw new AttachError("the attach configuration needs \"url\" (ws://...) or \"port\"");
+  if (!Number.isInteger(args.port) || args.port <= 0 || args.port > 65535) throw new AttachError(`"port": ${args.port} is not a port number (1-65535)`);
+  const host = args.host ?? "127.0.0.1";
+  checkHost(host, args.allowRemote);
+  const targets = await listTargets(host, args.port);
+  const target = targets.find((candidate) => typeof candidate.webSocketDebuggerUrl === "string");
+  if (!target) throw new AttachError(`the inspector at ${host}:${args.port} lists no target to attach to`);
+  return target.webSocketDebuggerUrl!;
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function checkHost(host: string, allowRemote: boolean | undefined): void {
+  if (!allowRemote && !isLoopback(host)) {
+    throw new AttachError(`"${host}" is not this machine: set "allowRemote": true to attach to another host (whoever reaches its inspector can run code there)`);
+  }
+}
+
+function listTargets(host: string, port: number): Promise<{ webSocketDebuggerUrl?: string }[]> {
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => reject(new AttachError(`cannot reach an rt inspector at ${host}:${port}: ${why}; start the program with rt --inspect=${port}`));
+    const request = get({ host, port, path: "/json/list", timeout: DISCOVERY_TIMEOUT_MS }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => {
+        if (response.statusCode !== 200) return fail(`/json/list answered HTTP ${response.statusCode}`);
+        try {
+          const targets = JSON.parse(body) as unknown;
+          if (!Array.isArray(targets)) return fail("/json/list is not a list");
+          resolve(targets as { webSocketDebuggerUrl?: string }[]);
+        } catch {
+          fail("/json/list is not JSON");
+        }
+      });
+    });
+    request.on("timeout", () => request.destroy(new Error(`no answer within ${DISCOVERY_TIMEOUT_MS} ms`)));
+    request.on("error", (error) => fail(error.message));
+  });
+}

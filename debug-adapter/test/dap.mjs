@@ -1,0 +1,160 @@
+// A small DAP client over stdio, as an editor is: starts the standalone adapter
+// (dist/main.cjs), sends requests, collects events, and answers the adapter's runInTerminal
+// request by starting the command itself (as VS Code's integrated terminal would).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+export const ADAPTER = fileURLToPath(new URL("../dist/main.cjs", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const RT_BIN = path.join(REPO, "runtime", "bin", "rt.cjs");
+export const FIXTURES = path.join(REPO, "test", "fixtures", "debug");
+
+export class DapClient {
+  /** Starts the adapter; it is stopped (and any program it started) when the test ends. */
+  static start(t) {
+    const child = spawn(process.execPath, [ADAPTER], { stdio: ["pipe", "pipe", "pipe"] });
+    if (process.env.RT_DEBUG_ADAPTER_TRACE) child.stderr.pipe(process.stderr);
+    const client = new DapClient(child);
+    t.after(() => client.close());
+    return client;
+  }
+
+  constructor(child) {
+    this.child = child;
+    this.seq = 1;
+    this.pending = new Map();
+    this.events = [];
+    this.waiters = [];
+    this.terminals = [];
+    this.adapterStderr = "";
+    let buffer = Buffer.alloc(0);
+    child.stderr.on("data", (chunk) => (this.adapterStderr += chunk));
+    child.stdout.on("data", (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const headerEnd = buffer.indexOf("\r\n\r\n");
+        if (headerEnd === -1) break;
+        const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, headerEnd).toString())[1]);
+        if (buffer.length < headerEnd + 4 + length) break;
+        const message = JSON.parse(buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"));
+        buffer = buffer.subarray(headerEnd + 4 + length);
+        this.receive(message);
+      }
+    });
+  }
+
+  receive(message) {
+    if (message.type === "response") {
+      const pending = this.pending.get(message.request_seq);
+      this.pending.delete(message.request_seq);
+      pending?.(message);
+    } else if (message.type === "event") {
+      this.events.push(message);
+      this.waiters = this.waiters.filter((waiter) => !waiter(message));
+    } else if (message.type === "request" && message.command === "runInTerminal") {
+      const [command, ...args] = message.arguments.args;
+      const env = { ...process.env };
+      for (const [name, value] of Object.entries(message.arguments.env ?? {})) {
+        if (value === null) delete env[name];
+        else env[name] = value;
+      }
+      const terminal = spawn(command, args, { cwd: message.arguments.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      const output = { stdout: "", stderr: "" };
+      terminal.stdout.setEncoding("utf8").on("data", (chunk) => (output.stdout += chunk));
+      terminal.stderr.setEncoding("utf8").on("data", (chunk) => (output.stderr += chunk));
+      this.terminals.push({ process: terminal, output });
+      this.send({ type: "response", request_seq: message.seq, command: "runInTerminal", success: true, body: { processId: terminal.pid } });
+    }
+  }
+
+  send(message) {
+    const json = JSON.stringify({ seq: this.seq++, ...message });
+    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+  }
+
+  /** Sends a request; resolves with the whole response (success or not). */
+  raw(command, args, timeout = 40_000) {
+    const seq = this.seq;
+    this.send({ type: "request", command, arguments: args });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${command} within ${timeout} ms\n${this.adapterStderr}`)), timeout);
+      this.pending.set(seq, (response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+    });
+  }
+
+  /** Sends a request; resolves with its body, throws with the adapter's message on failure. */
+  async request(command, args) {
+    const response = await this.raw(command, args);
+    if (!response.success) throw new Error(`${command}: ${response.message}`);
+    return response.body ?? {};
+  }
+
+  /** The next event named `name` (including one already received, taken once) matching `filter`. */
+  event(name, filter = () => true, timeout = 30_000) {
+    const seen = this.events.findIndex((event) => event.event === name && !event.taken && filter(event.body ?? {}));
+    if (seen !== -1) {
+      this.events[seen].taken = true;
+      return Promise.resolve(this.events[seen].body ?? {});
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${name} event within ${timeout} ms; output so far:\n${this.output()}`)), timeout);
+      this.waiters.push((event) => {
+        if (event.event !== name || event.taken || !filter(event.body ?? {})) return false;
+        clearTimeout(timer);
+        event.taken = true;
+        resolve(event.body ?? {});
+        return true;
+      });
+    });
+  }
+
+  /** Every output event's text so far, in order. */
+  output(category) {
+    return this.events
+      .filter((event) => event.event === "output" && (!category || event.body.category === category))
+      .map((event) => event.body.output)
+      .join("");
+  }
+
+  /** initialize, then launch/attach with the given breakpoints set before configurationDone. */
+  async start(command, args, { breakpoints = {}, exceptionFilters } = {}) {
+    await this.request("initialize", { adapterID: "rt", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path", supportsRunInTerminalRequest: true, supportsVariablePaging: true });
+    const started = this.raw(command, args);
+    await this.event("initialized");
+    const set = {};
+    for (const [file, lines] of Object.entries(breakpoints)) {
+      set[file] = (await this.request("setBreakpoints", { source: { path: file }, breakpoints: lines.map((line) => (typeof line === "number" ? { line } : line)) })).breakpoints;
+    }
+    if (exceptionFilters) await this.request("setExceptionBreakpoints", { filters: exceptionFilters });
+    await this.request("configurationDone");
+    const response = await started;
+    if (!response.success) throw new Error(`${command}: ${response.message}`);
+    return set;
+  }
+
+  launch(args, options) {
+    return this.start("launch", { runtimeExecutable: RT_BIN, ...args }, options);
+  }
+
+  stopped() {
+    return this.event("stopped");
+  }
+
+  async topFrame() {
+    const { stackFrames } = await this.request("stackTrace", { threadId: 1 });
+    return stackFrames[0];
+  }
+
+  close() {
+    for (const terminal of this.terminals) terminal.process.kill("SIGKILL");
+    if (this.child.exitCode === null) {
+      this.raw("disconnect", { terminateDebuggee: true }, 5000)
+        .catch(() => {})
+        .finally(() => this.child.kill());
+    }
+  }
+}

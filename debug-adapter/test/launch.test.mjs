@@ -1,0 +1,228 @@
+// The adapter driven as an editor drives it (DAP over stdio) against real rt processes on the
+// fixtures in test/fixtures/debug: launch, breakpoints through source maps (also in files loaded
+// later), stacks, scopes and variables (golden files), stepping, evaluation, output, lifecycle.
+import assert from "node:assert/strict";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { DapClient, FIXTURES } from "./dap.mjs";
+import { matchGolden } from "./golden.mjs";
+
+const DIR = path.join(FIXTURES, "basic");
+const APP = path.join(DIR, "app.ts");
+const LAZY = path.join(DIR, "lazy.ts");
+const VIEW = path.join(DIR, "view.tsx");
+
+/** The frames a user reads (rt's and Node's own frames are marked subtle). */
+async function userStack(dap) {
+  const { stackFrames } = await dap.request("stackTrace", { threadId: 1 });
+  return stackFrames.filter((frame) => frame.presentationHint !== "subtle");
+}
+
+async function variablesOf(dap, reference, extra = {}) {
+  return (await dap.request("variables", { variablesReference: reference, ...extra })).variables;
+}
+
+async function scopeVariables(dap, frameId, name) {
+  const { scopes } = await dap.request("scopes", { frameId });
+  const scope = scopes.find((candidate) => candidate.name === name);
+  return variablesOf(dap, scope.variablesReference);
+}
+
+describe("launch a program", () => {
+  test("breakpoints in app.ts and in lazily imported lazy.ts and view.tsx: verified with their actual lines, hit in order", async (t) => {
+    const dap = DapClient.start(t);
+    const set = await dap.launch({ program: APP }, { breakpoints: { [APP]: [13, 22], [LAZY]: [5], [VIEW]: [7] } });
+    // Not loaded when set: unverified until the file loads (then a `breakpoint` event).
+    assert.deepEqual(Object.values(set).flat().map((b) => b.verified), [false, false, false, false]);
+
+    const changed = () => dap.events.filter((event) => event.event === "breakpoint").map((event) => event.body.breakpoint);
+    const stops = [];
+    for (let i = 0; i < 4; i++) {
+      const stopped = await dap.stopped();
+      const [top] = await userStack(dap);
+      stops.push(`${stopped.reason} ${top.name} ${top.source.name}:${top.line}:${top.column}`);
+      await dap.request("continue", { threadId: 1 });
+    }
+    assert.deepEqual(stops, ["breakpoint main app.ts:23:22", "breakpoint distance app.ts:13:24", "breakpoint shout lazy.ts:5:21", "breakpoint render view.tsx:7:19"]);
+    const exited = await dap.event("exited");
+    assert.equal(exited.exitCode, 0);
+    await dap.event("terminated");
+    const verified = new Map(changed().filter((b) => b.verified).map((b) => [`${path.basename(b.source.path)}:${b.id}`, b.line]));
+    // Line 22 (the loop's closing brace) has no code: the breakpoint moved to line 23.
+    assert.deepEqual([...verified.values()].sort((a, b) => a - b), [5, 7, 13, 23]);
+  });
+
+  test("a CommonJS file (no import/export): breakpoints in its top-level code are set before it runs", async (t) => {
+    const SCRIPT = path.join(FIXTURES, "commonjs", "script.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: SCRIPT }, { breakpoints: { [SCRIPT]: [1, 5] } });
+    for (const line of [1, 5]) {
+      await dap.stopped();
+      const frame = await dap.topFrame();
+      assert.deepEqual([frame.source.path, frame.line], [SCRIPT, line]);
+      await dap.request("continue", { threadId: 1 });
+    }
+    assert.equal((await dap.event("exited")).exitCode, 0);
+    assert.match(dap.output("stdout"), /^top-level 6\n$/m);
+  });
+
+  test("stack trace, scopes and variables (golden), paging of a 250-item array and a Map", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });
+    await dap.stopped();
+    const frames = await userStack(dap);
+    matchGolden("stack-distance", frames);
+    const { stackFrames: all } = await dap.request("stackTrace", { threadId: 1 });
+    assert.ok(all.length > frames.length && all.slice(frames.length).every((frame) => frame.presentationHint === "subtle" && frame.source.name.startsWith("node:")), "Node's own frames come last, dimmed");
+    const { scopes } = await dap.request("scopes", { frameId: frames[0].id });
+    matchGolden("scopes-distance", scopes.map(({ name, expensive, presentationHint, line }) => ({ name, expensive, presentationHint, line })));
+    const local = await variablesOf(dap, scopes[0].variablesReference);
+    const module = await variablesOf(dap, scopes.find((scope) => scope.name === "Module").variablesReference);
+    const a = await variablesOf(dap, local.find((v) => v.name === "a").variablesReference);
+    matchGolden("variables-distance", { local, module, a });
+
+    const numbers = module.find((v) => v.name === "numbers");
+    assert.equal(numbers.indexedVariables, 250);
+    const page = await variablesOf(dap, numbers.variablesReference, { filter: "indexed", start: 100, count: 3 });
+    assert.deepEqual(page.map((v) => [v.name, v.value, v.evaluateName]), [["100", "200", "numbers[100]"], ["101", "202", "numbers[101]"], ["102", "204", "numbers[102]"]]);
+    const named = await variablesOf(dap, numbers.variablesReference, { filter: "named" });
+    assert.ok(named.some((v) => v.name === "length" && v.value === "250"));
+    assert.ok(!named.some((v) => /^\d+$/.test(v.name)), "indexed items are paged, not listed by name");
+    const table = module.find((v) => v.name === "table");
+    const entries = (await variablesOf(dap, table.variablesReference)).find((v) => v.name === "[[Entries]]");
+    const pairs = await variablesOf(dap, entries.variablesReference);
+    assert.deepEqual(pairs.filter((v) => /^\d+$/.test(v.name)).map((v) => v.value), ['{"one" => 1}', '{"two" => 2}']);
+  });
+
+  test("conditional and hit-count breakpoints, logpoints with the breakpoint's location", async (t) => {
+    const dap = DapClient.start(t);
+    const set = await dap.launch(
+      { program: APP },
+      {
+        breakpoints: {
+          [APP]: [
+            { line: 21, hitCondition: "4" },
+            { line: 24, logMessage: "far is {far.x},{far.y} `ok` \\" },
+            { line: 14, condition: "dx === 3 && dy === 4" },
+            { line: 12, hitCondition: "every other" },
+          ],
+        },
+      },
+    );
+    assert.match(set[APP][3].message, /^invalid hit count "every other": use a number/);
+    await dap.stopped();
+    let frame = await dap.topFrame();
+    assert.equal(frame.line, 21);
+    assert.deepEqual((await scopeVariables(dap, frame.id, "Block")).map((v) => `${v.name}=${v.value}`), ["i=3"]);
+    await dap.request("continue", { threadId: 1 });
+    await dap.stopped();
+    frame = await dap.topFrame();
+    assert.equal(`${frame.name}:${frame.line}`, "distance:14");
+    const log = dap.events.find((event) => event.event === "output" && event.body.output.startsWith("far is"));
+    assert.deepEqual([log.body.output, log.body.source.path, log.body.line], ["far is 3,4 `ok` \\\n", APP, 24]);
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+  });
+
+  test("stepping, evaluate for hover/watch/repl, completions, setVariable and $returnValue after stepping out", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP }, { breakpoints: { [APP]: [12] } });
+    await dap.stopped();
+    let frame = await dap.topFrame();
+    assert.equal(frame.line, 12);
+    await dap.request("next", { threadId: 1 });
+    assert.equal((await dap.stopped()).reason, "step");
+    frame = await dap.topFrame();
+    assert.deepEqual([frame.line, frame.column], [13, 24]);
+    assert.equal((await dap.request("evaluate", { expression: "dx * 10", frameId: frame.id, context: "watch" })).result, "30");
+    assert.equal((await dap.request("evaluate", { expression: "b", frameId: frame.id, context: "hover" })).result, "{x: 3, y: 4}");
+    const sideEffect = await dap.raw("evaluate", { expression: "globalThis.mutated = 1", frameId: frame.id, context: "hover" });
+    assert.equal(sideEffect.success, false, "hover never runs code with side effects");
+    const { scopes } = await dap.request("scopes", { frameId: frame.id });
+    const set = await dap.request("setVariable", { variablesReference: scopes[0].variablesReference, name: "dx", value: "6 + 2" });
+    assert.equal(set.value, "8");
+    const completions = await dap.request("completions", { text: "Math.sq", column: 8, frameId: frame.id });
+    assert.ok(completions.targets.some((item) => item.label === "sqrt"));
+    const scopeNames = await dap.request("completions", { text: "or", column: 3, frameId: frame.id });
+    assert.ok(scopeNames.targets.some((item) => item.label === "origin"));
+    await dap.request("stepOut", { threadId: 1 });
+    await dap.stopped();
+    frame = await dap.topFrame();
+    // Out of `const d = distance(origin, far);`: V8 stops at the caller's next statement.
+    assert.equal(`${frame.name}:${frame.line}`, "main:25");
+    // dx was set to 8, dy is 4: the function returned sqrt(80).
+    assert.equal((await dap.request("evaluate", { expression: "$returnValue", frameId: frame.id, context: "watch" })).result, String(Math.sqrt(80)));
+    const repl = await dap.request("evaluate", { expression: "let fromRepl = far.x + far.y; fromRepl", frameId: frame.id, context: "repl" });
+    assert.equal(repl.result, "7");
+    await dap.request("stepIn", { threadId: 1 });
+    await dap.stopped();
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+  });
+
+  test("output: console.* with source locations and expandable objects, stderr, raw stdout, nothing dropped", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP });
+    await dap.event("terminated");
+    // Console calls (from the debugger, in call order) and the process's own writes (from its
+    // pipes) travel apart: each kind is in order, the two are not interleaved.
+    const outputs = dap.events.filter((event) => event.event === "output" && event.body.category !== "console");
+    const line = ({ body }) => `${body.category} ${JSON.stringify(body.output)}${body.source ? ` ${path.basename(body.source.path)}:${body.line}:${body.column}` : ""}${body.variablesReference ? " (expandable)" : ""}`;
+    const fromConsole = outputs.filter((event) => event.body.source).map(line);
+    const fromPipes = outputs.filter((event) => !event.body.source).map(line);
+    matchGolden("output-app", [...fromConsole, "-- the process's own stdout/stderr --", ...fromPipes].join("\n"));
+    const start = dap.events.find((event) => event.event === "output" && event.body.output.startsWith("start"));
+    const args = await variablesOf(dap, start.body.variablesReference);
+    assert.deepEqual(args.map((v) => v.value), ['"start"', "{answer: 42}"]);
+  });
+
+  test("stopOnEntry stops on the program's first statement; exception breakpoints: all, then uncaught only", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP, stopOnEntry: true });
+    assert.equal((await dap.stopped()).reason, "entry");
+    const frame = await dap.topFrame();
+    assert.deepEqual([frame.source.path, frame.line], [APP, 7]);
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+
+    const THROWS = path.join(DIR, "throws.ts");
+    const all = DapClient.start(t);
+    await all.launch({ program: THROWS }, { exceptionFilters: ["all"] });
+    const caught = await all.stopped();
+    assert.deepEqual([caught.reason, caught.text], ["exception", "TypeError: caught one"]);
+    assert.equal((await all.topFrame()).line, 3);
+    const info = await all.request("exceptionInfo", { threadId: 1 });
+    assert.deepEqual([info.exceptionId, info.description], ["TypeError", "TypeError: caught one"]);
+    await all.request("continue", { threadId: 1 });
+    assert.equal((await all.stopped()).text, "RangeError: nobody catches this");
+    await all.request("continue", { threadId: 1 });
+    assert.equal((await all.event("exited")).exitCode, 1);
+
+    const uncaught = DapClient.start(t);
+    await uncaught.launch({ program: THROWS }, { exceptionFilters: ["uncaught"] });
+    const stop = await uncaught.stopped();
+    assert.equal(stop.text, "RangeError: nobody catches this");
+    const top = await uncaught.topFrame();
+    assert.deepEqual([top.line, top.column], [14, 3]);
+    await uncaught.request("continue", { threadId: 1 });
+    await uncaught.event("terminated");
+    assert.match(uncaught.output("stderr"), /RangeError: nobody catches this/);
+  });
+
+  test("terminate stops the program (SIGTERM); restart starts it again with the same breakpoints", async (t) => {
+    const FOREVER = path.join(DIR, "forever.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: FOREVER }, { breakpoints: { [FOREVER]: [5] } });
+    await dap.stopped();
+    await dap.request("restart", {});
+    const again = await dap.stopped();
+    assert.equal(again.reason, "breakpoint");
+    assert.equal((await dap.topFrame()).line, 5);
+    await dap.request("setBreakpoints", { source: { path: FOREVER }, breakpoints: [] });
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("output", (body) => body.output === "ticking\n");
+    await dap.request("terminate", {});
+    await dap.event("terminated");
+    assert.match(dap.output("stdout"), /stopped after SIGTERM/);
+  });
+});

@@ -1,0 +1,86 @@
+// Debugger type "rt": the adapter runs inline (in the extension host), F5 with no launch.json
+// debugs the active file, "Debug: Select and Start Debugging" offers one configuration per
+// package.json script, and Debug File / Debug Script start sessions directly.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
+import { runtimeExecutable } from "../../runtime/runtime.js";
+import { fileTarget, scriptTarget } from "../../target.js";
+import { listScripts } from "../tasks/scripts.js";
+import type { RtDebugSession } from "./adapter.js";
+
+export function register(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, { createDebugAdapterDescriptor }),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, { provideDebugConfigurations: initialConfigurations, resolveDebugConfiguration, resolveDebugConfigurationWithSubstitutedVariables }),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, { provideDebugConfigurations: scriptConfigurations }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
+    vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
+  );
+}
+
+async function createDebugAdapterDescriptor(): Promise<vscode.DebugAdapterDescriptor> {
+  const executable = await runtimeExecutable();
+  const { RtDebugSession: Session } = require("./debug-adapter.cjs") as { RtDebugSession: typeof RtDebugSession };
+  // The session is a DAP implementation object; VS Code's inline adapter type is structural.
+  return new vscode.DebugAdapterInlineImplementation(new Session({ runtimeExecutable: executable }) as unknown as vscode.DebugAdapter);
+}
+
+function fileConfiguration(file: string, folder: vscode.WorkspaceFolder | undefined): vscode.DebugConfiguration {
+  return { type: DEBUG_TYPE, request: "launch", name: `Debug ${path.basename(file)}`, program: file, cwd: folder?.uri.fsPath ?? path.dirname(file) };
+}
+
+function scriptConfiguration(packageDir: string, script: string, label = script): vscode.DebugConfiguration {
+  return { type: DEBUG_TYPE, request: "launch", name: `rt run ${label}`, script, cwd: packageDir };
+}
+
+/** What "Add Configuration" writes into a new launch.json. */
+function initialConfigurations(): vscode.DebugConfiguration[] {
+  return [
+    { type: DEBUG_TYPE, request: "launch", name: "Debug the current file", program: "${file}", cwd: "${workspaceFolder}" },
+    { type: DEBUG_TYPE, request: "attach", name: "Attach to rt --inspect", url: "ws://127.0.0.1:9229/" },
+  ];
+}
+
+/** F5 with no launch.json (an empty configuration): debug the active editor's file. */
+function resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, configuration: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+  if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
+  const document = vscode.window.activeTextEditor?.document;
+  if (!document || document.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
+    void vscode.window.showErrorMessage(`rt: with no launch.json, F5 debugs the active file: open a ${RUNNABLE_EXTENSIONS.join(", ")} file first.`);
+    return undefined;
+  }
+  return fileConfiguration(document.uri.fsPath, folder ?? vscode.workspace.getWorkspaceFolder(document.uri));
+}
+
+/** As for tasks: the rt in use comes first on PATH, so a script that calls `rt` runs the same one. */
+async function resolveDebugConfigurationWithSubstitutedVariables(_folder: vscode.WorkspaceFolder | undefined, configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
+  if (configuration.request !== "launch") return configuration;
+  const env = (configuration["env"] ?? {}) as Record<string, string | null>;
+  if (env["PATH"] !== undefined) return configuration;
+  const executable = await runtimeExecutable();
+  return { ...configuration, env: { ...env, PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` } };
+}
+
+/** "Debug: Select and Start Debugging" → rt: one configuration per script of the folder's packages. */
+async function scriptConfigurations(folder: vscode.WorkspaceFolder | undefined): Promise<vscode.DebugConfiguration[]> {
+  if (!folder) return [];
+  const scripts = await listScripts(folder.uri.fsPath);
+  return scripts.map((script) => {
+    const relative = path.relative(folder.uri.fsPath, script.dir).split(path.sep).join("/");
+    return scriptConfiguration(script.dir, script.name, relative ? `${script.name} (${relative})` : script.name);
+  });
+}
+
+async function debugFile(resource?: unknown): Promise<boolean> {
+  const file = await fileTarget(resource);
+  if (!file) return false;
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
+  return vscode.debug.startDebugging(folder, fileConfiguration(file, folder));
+}
+
+async function debugScript(argument?: unknown): Promise<boolean> {
+  const target = await scriptTarget(argument, "debug");
+  if (!target) return false;
+  return vscode.debug.startDebugging(target.folder, scriptConfiguration(target.packageDir, target.script));
+}

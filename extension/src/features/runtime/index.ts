@@ -1,0 +1,33 @@
+// Finds the rt to use and says so when it is missing or too old, with a way to fix it.
+import * as vscode from "vscode";
+import { COMMANDS, SETTINGS } from "../../contributions.js";
+import { output } from "../../output.js";
+import { initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../../runtime/runtime.js";
+
+export function register(context: vscode.ExtensionContext): void {
+  initRuntime(context);
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.configurePath.id, configurePath),
+    vscode.commands.registerCommand(COMMANDS.showOutput.id, () => output().show()),
+    onDidChangeRuntime(warnIfUnusable),
+  );
+  // After activation: reading the version starts a process, which activation does not wait for.
+  void runtime().then(warnIfUnusable);
+}
+
+/**
+ * rt.runtimePath is a machine setting: in a remote window (SSH, containers, code-server) it is
+ * read from the remote machine's settings, which the User tab of the settings editor hides.
+ */
+function configurePath(): Thenable<unknown> {
+  const command = vscode.env.remoteName ? "workbench.action.openRemoteSettings" : "workbench.action.openSettings";
+  return vscode.commands.executeCommand(command, { query: SETTINGS.runtimePath.id });
+}
+
+async function warnIfUnusable(info: RuntimeInfo): Promise<void> {
+  if (info.version.ok) return;
+  const where = info.source === "setting" ? `the rt set in ${SETTINGS.runtimePath.id} (${info.executable})` : "the rt bundled with this extension";
+  const action = await vscode.window.showErrorMessage(`rt: cannot use ${where}: ${info.version.problem}`, "Configure path", "Show output");
+  if (action === "Configure path") await vscode.commands.executeCommand(COMMANDS.configurePath.id);
+  else if (action === "Show output") output().show();
+}

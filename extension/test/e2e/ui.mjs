@@ -1,0 +1,187 @@
+// Drives the real workbench in headless Chromium, as a person would: the Run Script lens and its
+// output in the terminal, a breakpoint set by clicking the gutter, F5, the paused line, the Run
+// File button, `rt` in a new integrated terminal, and the rt Secrets panel adding and deleting a
+// credential. Each step saves a screenshot to `artifacts`.
+import path from "node:path";
+import { openBrowser } from "./code-server.mjs";
+
+/** Runs `drive(page, shot)` in a fresh browser; a failure leaves a screenshot named `failure`. */
+async function inBrowser({ profile, artifacts }, failure, drive) {
+  const { context, page } = await openBrowser(profile);
+  const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  try {
+    await drive(page, shot);
+  } catch (error) {
+    await shot(failure).catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+export function driveUi({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "99-failure", async (page, shot) => {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    const secretsIcon = page.locator('.activitybar [aria-label^="rt Secrets"]').first();
+    await secretsIcon.waitFor({ timeout: 60_000 });
+    log("workbench ready, rt Secrets in the activity bar");
+
+    const steps = {
+      /** Quick Open: the file whose path (as Quick Open shows it) ends with `suffix`. */
+      async open(suffix) {
+        await page.keyboard.press("Control+P");
+        const input = page.locator(".quick-input-widget input");
+        await input.waitFor({ state: "visible" });
+        await input.fill(suffix);
+        const row = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: suffix.split("/").pop() }).first();
+        await row.waitFor();
+        await page.keyboard.press("Enter");
+        await page.locator(".tabs-container .tab.active", { hasText: suffix.split("/").pop() }).waitFor();
+      },
+      /** The editor line (a .view-line element) whose text contains `text`. */
+      line(text) {
+        return page.locator(".editor-instance .view-lines .view-line").filter({ hasText: text, visible: true }).first();
+      },
+    };
+
+    // 1. Run Script lens in package.json -> the script's output in the terminal.
+    await steps.open("app/package.json");
+    const lens = page.locator(".contentWidgets .codelens-decoration a", { hasText: "Run Script" });
+    await lens.nth(1).waitFor({ timeout: 60_000 });
+    log(`package.json shows ${await lens.count()} Run Script lenses`);
+    // Lenses in file order: prehello, hello, ...: the second is hello's.
+    await lens.nth(1).click();
+    await page.locator(".terminal-wrapper .xterm-rows, .terminal-wrapper .xterm-screen").first().waitFor({ timeout: 30_000 });
+    await page.locator(".xterm-rows", { hasText: "hello from the hello script" }).first().waitFor({ timeout: 30_000 });
+    log("the terminal shows the script's output");
+    await page.waitForTimeout(500);
+    await shot("01-run-script-lens");
+
+    // 2. A breakpoint set by clicking the gutter, F5 (no launch.json), the paused line.
+    await steps.open("app/debug-me.ts");
+    const target = steps.line("const dy");
+    await target.waitFor();
+    // The editor re-renders its lines while the TypeScript service starts: measure a settled line.
+    let box = null;
+    while (!box) box = await target.boundingBox();
+    const margin = await page.locator(".editor-instance .margin").filter({ visible: true }).first().boundingBox();
+    await page.mouse.click(margin.x + 8, box.y + box.height / 2);
+    await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
+    log("breakpoint glyph shown after clicking the gutter");
+    await page.keyboard.press("F5");
+    // With more than one debugger for TypeScript (VS Code's own Node.js debugger too), F5 asks once.
+    // The waits that lose the race end quietly (no unhandled rejection after their timeout).
+    const picked = await Promise.race([
+      page.locator(".quick-input-widget .monaco-list-row", { hasText: /^rt/ }).first().waitFor({ timeout: 15_000 }).then(() => "picker", () => "none"),
+      page.locator(".debug-toolbar").waitFor({ timeout: 15_000 }).then(() => "session", () => "none"),
+    ]);
+    if (picked === "picker") {
+      log("F5 asked which debugger: picking rt");
+      await page.locator(".quick-input-widget .monaco-list-row").filter({ has: page.locator(".label-name", { hasText: /^rt$/ }) }).first().click();
+    }
+    await page.locator(".debug-toolbar").waitFor({ timeout: 30_000 });
+    const paused = page.locator(".editor-instance .debug-top-stack-frame-line");
+    await paused.first().waitFor({ timeout: 30_000 });
+    const pausedBox = await paused.first().boundingBox();
+    if (Math.abs(pausedBox.y - box.y) > 2) throw new Error(`the highlighted line is at y=${pausedBox.y}, the breakpoint's line at y=${box.y}`);
+    log("paused: the breakpoint's line is highlighted");
+    await page.waitForTimeout(800);
+    await shot("02-breakpoint-paused");
+    await page.keyboard.press("F5");
+    await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    log("continued to the end");
+
+    // The editor title's Run File button runs the file in a task terminal.
+    await page.locator('.editor-actions [aria-label^="Run File"]').first().click();
+    await page.locator(".xterm-rows", { hasText: "distance: 5" }).first().waitFor({ timeout: 30_000 });
+    log("Run File (editor title) ran the file: the terminal shows its output");
+    await shot("02b-run-file-button");
+
+    // `rt` in a new integrated terminal: the extension put the bundled runtime first on PATH.
+    await page.keyboard.press("Control+Shift+Backquote");
+    // In a multi-root workspace VS Code first asks which folder the terminal starts in.
+    const folderPicker = page.locator(".quick-input-widget .monaco-list-row", { hasText: "app" }).first();
+    if (await folderPicker.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await page.keyboard.press("Enter");
+    await page.locator(".terminal-wrapper.active .xterm-rows").first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(1500);
+    await page.keyboard.type("command -v rt && rt -p '`rt ${rt.version} on ${process.version}`'");
+    await page.keyboard.press("Enter");
+    // The launcher in the extension's global storage, not an rt the machine has elsewhere on PATH.
+    await page.locator(".terminal-wrapper.active .xterm-rows", { hasText: /globalStorage\/rt\.rt-vscode\/bin\/rt\s*rt 0\.1\.0 on v\d+/ }).first().waitFor({ timeout: 30_000 });
+    log("a new integrated terminal runs the bundled rt");
+    await shot("02c-terminal-rt");
+
+    // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
+    await secretsIcon.click();
+    const addButton = page.getByRole("button", { name: "Add Secret" }).first();
+    await addButton.waitFor();
+    await addButton.click();
+    const input = page.locator(".quick-input-widget input");
+    for (const answer of ["ui-service", "alice-ui", "hunter2"]) {
+      await input.waitFor({ state: "visible" });
+      if (answer === "hunter2" && (await input.getAttribute("type")) !== "password") throw new Error("the value input box is not masked");
+      await input.fill(answer);
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(300);
+    }
+    const account = page.locator(".monaco-list-row", { hasText: "alice-ui" });
+    await account.waitFor({ timeout: 20_000 });
+    log("the panel lists the new account");
+    await page.waitForTimeout(500);
+    await shot("03-secrets-added");
+    await account.hover();
+    await account.getByRole("button", { name: "Delete Secret" }).click();
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor();
+    await shot("04-secrets-delete-confirmation");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await account.waitFor({ state: "detached", timeout: 20_000 });
+    log("after confirming, the account is gone");
+    await shot("05-secrets-deleted");
+  });
+}
+
+/**
+ * A broken setup: rt.runtimePath names no file and there is no D-Bus session bus. The user sees
+ * a notification offering "Configure path", a warning in the status bar, and the rt Secrets
+ * panel says why the store cannot be used and what to do.
+ */
+export function driveBrokenSetup({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "98-broken-setup-failure", async (page, shot) => {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "rt: cannot use the rt set in rt.runtimePath" });
+    await toast.waitFor({ timeout: 60_000 });
+    const text = await toast.innerText();
+    if (!text.includes("/nonexistent/rt does not exist")) throw new Error(`the notification does not say what is wrong: ${text}`);
+    log(`notification: ${text.split("\n").find((line) => line.startsWith("rt:"))}`);
+    await page.locator(".statusbar-item", { hasText: "rt" }).filter({ has: page.locator(".codicon-warning") }).first().waitFor();
+    log("the status bar shows rt with a warning");
+    await page.locator('.activitybar [aria-label^="rt Secrets"]').first().click();
+    const message = page.locator(".pane-body .message", { hasText: "no D-Bus session bus" });
+    await message.waitFor({ timeout: 30_000 });
+    log(`secrets panel: ${(await message.innerText()).slice(0, 100)}...`);
+    await page.waitForTimeout(300);
+    await shot("06-broken-setup");
+    await toast.getByRole("button", { name: "Configure path" }).click();
+    await page.locator(".settings-editor").waitFor({ timeout: 20_000 });
+    await page.locator(".settings-editor .setting-item-label", { hasText: "Runtime Path" }).first().waitFor();
+    log("Configure path opened the setting");
+    await shot("07-configure-path");
+  });
+}
+
+/** rt.runtimePath names an rt older than the extension needs: the notification says so. */
+export function driveOldRuntime({ server, workspace, profile, artifacts, log }) {
+  return inBrowser({ profile, artifacts }, "97-old-runtime-failure", async (page, shot) => {
+    await page.goto(`${server.base}/?workspace=${encodeURIComponent(workspace)}`);
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "is too old" });
+    await toast.waitFor({ timeout: 60_000 });
+    const text = (await toast.innerText()).split("\n").find((line) => line.startsWith("rt:"));
+    if (!text?.includes("rt 0.0.9 is too old: this extension needs rt 0.1.0 or newer")) throw new Error(`the notification does not say what is wrong: ${text}`);
+    await toast.getByRole("button", { name: "Configure path" }).waitFor();
+    log(`notification: ${text}`);
+    await shot("08-old-runtime");
+  });
+}

@@ -1,0 +1,69 @@
+// The .vsix as it ships, checked without a VS Code: `npm run package` lays out extension/.vsix/
+// and packs it; what the manifest names exists in it, the contributions come from their one
+// source, and the bundled runtime runs a TypeScript file and loads rt.secrets by itself.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { EXTENSION } from "./e2e/code-server.mjs";
+import { packageVsix } from "./e2e/host.mjs";
+
+const vsix = packageVsix();
+const shipped = path.join(EXTENSION, ".vsix");
+const manifest = JSON.parse(readFileSync(path.join(shipped, "package.json"), "utf8"));
+
+test("the .vsix is a zip of the shipped folder, with the runtime's native binaries for this platform", () => {
+  assert.equal(readFileSync(vsix).subarray(0, 4).toString("latin1"), "PK\u0003\u0004");
+  for (const file of [
+    "dist/extension.cjs",
+    "dist/language-client.cjs",
+    "dist/debug-adapter.cjs",
+    "runtime/bin/rt.cjs",
+    "runtime/dist/cli.cjs",
+    "runtime/dist/secrets.cjs",
+    "runtime/dist/secrets-store-thread.cjs",
+    `runtime/node_modules/@esbuild/${process.platform}-${process.arch}/bin/esbuild`,
+    "server/dist/server.cjs",
+    "README.md",
+  ]) {
+    assert.ok(existsSync(path.join(shipped, file)), `${file} is in the package`);
+  }
+  const keyring = createRequire(path.join(shipped, "runtime", "dist", "secrets.cjs")).resolve("@napi-rs/keyring");
+  assert.ok(keyring.startsWith(path.join(shipped, "runtime", "node_modules")), `the keyring module resolves inside the package: ${keyring}`);
+  assert.ok(statSync(vsix).size < 40 * 1024 * 1024);
+});
+
+test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {
+  const named = [manifest.icon, ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon)];
+  for (const walkthrough of manifest.contributes.walkthroughs) for (const step of walkthrough.steps) named.push(step.media.markdown);
+  const readme = readFileSync(path.join(shipped, "README.md"), "utf8");
+  named.push(...[...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]));
+  assert.ok(named.length >= 9);
+  for (const file of named) assert.ok(existsSync(path.join(shipped, file)), `${file} is in the package`);
+});
+
+test("contributions come from their one source: command ids, settings, the adapter's launch/attach table", async () => {
+  const { COMMANDS, SETTINGS } = await import("../src/contributions.ts");
+  const { configurationAttributes } = createRequire(import.meta.url)("rt-debug-adapter/configuration");
+  assert.deepEqual(manifest.contributes.commands.map((command) => command.command), Object.values(COMMANDS).map((command) => command.id));
+  assert.deepEqual(Object.keys(manifest.contributes.configuration.properties), Object.values(SETTINGS).map((setting) => setting.id));
+  const [debuggerContribution] = manifest.contributes.debuggers;
+  assert.equal(debuggerContribution.type, "rt");
+  assert.deepEqual(debuggerContribution.configurationAttributes, JSON.parse(JSON.stringify(configurationAttributes())));
+  assert.deepEqual(manifest.contributes.taskDefinitions[0].type, "rt");
+});
+
+test("the bundled runtime runs a TypeScript file and rt.secrets loads, with nothing from the repository", (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "rt-vsix-runtime-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // With no bus, a store call fails with ERR_SECRETS_NO_BUS: the keyring addon loaded (a missing
+  // addon would be ERR_SECRETS_UNAVAILABLE).
+  writeFileSync(path.join(dir, "app.ts"), 'import { secrets } from "rt";\nconst n: number = 41 + 1;\nconsole.log(n, await secrets.get("svc", "name").catch((error) => error.code));\n');
+  // cwd outside the repository: only the package's own node_modules can serve.
+  const env = { ...process.env, NODE_PATH: "", XDG_CACHE_HOME: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, "no-bus")}` };
+  const result = spawnSync(process.execPath, ["--", path.join(shipped, "runtime", "bin", "rt.cjs"), "app.ts"], { cwd: dir, encoding: "utf8", env });
+  assert.deepEqual({ code: result.status, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: "42 ERR_SECRETS_NO_BUS\n", stderr: "" });
+});

@@ -1,0 +1,42 @@
+// How a debug adapter reaches an rt it does not start itself with a flag (the rt process that a
+// package.json script starts: `rt run dev` runs `rt app.ts` in a shell), and how it learns the
+// address of any rt it launched without reading that process's stderr.
+//
+//   RT_INSPECT=<mode>[=<address>]  the debugger flag (inspect, inspect-wait or inspect-brk, with
+//                                  the value form of the flag) for the first rt that runs a program
+//   RT_INSPECT_NOTIFY=<path>       a Unix socket (a named pipe on Windows) to which rt writes one
+//                                  JSON line {"url": <WebSocket URL>, "pid": <process id>} once
+//                                  it listens, before it waits
+//   RT_INSPECT_CONSOLE=debugger    console.* calls go to the debugger only (a debug console shows
+//                                  them with their source location), not also to stdout/stderr
+//
+// The process that starts its inspector removes all three from its environment: the processes
+// the program starts are not debugged by accident (under --watch the supervisor never starts an
+// inspector, so each restarted program reads them afresh).
+import { UsageError } from "../errors.js";
+
+export const INSPECT_VARIABLE = "RT_INSPECT";
+export const NOTIFY_VARIABLE = "RT_INSPECT_NOTIFY";
+export const CONSOLE_VARIABLE = "RT_INSPECT_CONSOLE";
+
+const MODES = ["inspect", "inspect-wait", "inspect-brk"] as const;
+export type InspectorMode = (typeof MODES)[number];
+
+/** The debugger flag passed down in RT_INSPECT, if any. */
+export function inheritedInspector(env: NodeJS.ProcessEnv): { mode: InspectorMode; value: string } | undefined {
+  const raw = env[INSPECT_VARIABLE];
+  if (raw === undefined || raw === "") return undefined;
+  const equals = raw.indexOf("=");
+  const mode = (equals === -1 ? raw : raw.slice(0, equals)).replace(/^--/, "");
+  if (!(MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`invalid ${INSPECT_VARIABLE}="${raw}": expected inspect, inspect-wait or inspect-brk, optionally followed by =[[host:]port[/prefix]]`);
+  }
+  return { mode: mode as InspectorMode, value: equals === -1 ? "" : raw.slice(equals + 1) };
+}
+
+/** What the inspector of this process does for a debug adapter; removes the variables. */
+export function takeAdapterSettings(env: NodeJS.ProcessEnv): { notify: string | undefined; consoleToDebugger: boolean } {
+  const settings = { notify: env[NOTIFY_VARIABLE] || undefined, consoleToDebugger: env[CONSOLE_VARIABLE] === "debugger" };
+  for (const name of [INSPECT_VARIABLE, NOTIFY_VARIABLE, CONSOLE_VARIABLE]) delete env[name];
+  return settings;
+}
