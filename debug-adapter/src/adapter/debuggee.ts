@@ -380,6 +380,14 @@ export class Debuggee {
       }
       reason = "breakpoint";
     } else if (event.reason === "exception" || event.reason === "promiseRejection") {
+      // A caught exception inside Node or rt (a transpiler-cache miss, a resolution attempt) is not the user's.
+      const top = event.callFrames[0];
+      const caught = (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
+      if (caught && top && isInternal(this.sources.get(top.location.scriptId)?.url ?? top.url)) {
+        this.hiddenResumes++;
+        await cdp.send("Debugger.resume", {}).catch(() => {});
+        return;
+      }
       reason = "exception";
     } else {
       reason = this.stepReason ?? (event.reason === "other" ? "debugger statement" : "pause");
