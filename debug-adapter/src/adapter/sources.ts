@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TraceMap } from "@jridgewell/trace-mapping";
 import type { Protocol } from "devtools-protocol";
+import { isInternal } from "./internal.js";
 
 export interface Script {
   readonly scriptId: string;
@@ -55,7 +56,8 @@ export class Sources {
 
   add(event: Protocol.Debugger.ScriptParsedEvent): Script {
     const file = event.url.startsWith("file:") ? safeFilePath(event.url) : undefined;
-    const map = loadMap(event.sourceMapURL, event.url);
+    // rt's own bundle has a (large) map of rt's sources: not the user's, never read.
+    const map = isInternal(event.url) ? undefined : loadMap(event.sourceMapURL, event.url);
     const sources = map ? map.resolvedSources.map((source) => (source?.startsWith("file:") ? fileURLToPath(source) : path.resolve(source ?? ""))) : file ? [file] : [];
     const script: Script = { scriptId: event.scriptId, url: event.url, file, map, sources, sourceReference: 0 };
     this.byId.set(event.scriptId, script);

@@ -293,7 +293,7 @@ export class RtDebugSession extends DebugSession {
     const cdp = await CdpConnection.connect(announcement.url);
     if (!target.child) target.pid = announcement.pid;
     await this.debuggee.attach(cdp, { stopOnEntry: first && target.args.stopOnEntry ? (target.plan.entry ?? true) : false, ownsStderr: target.child !== undefined });
-    await this.followWorkers(cdp);
+    this.followWorkers(cdp);
     cdp.onClose(() => void this.launchedConnectionClosed(target, cdp));
   }
 
@@ -354,7 +354,7 @@ export class RtDebugSession extends DebugSession {
         const url = retry && target.args.port !== undefined && !target.args.url ? await attachUrl(target.args) : target.url;
         const cdp = await CdpConnection.connect(url, 5000);
         await this.debuggee.attach(cdp, { ownsStderr: false });
-        await this.followWorkers(cdp);
+        this.followWorkers(cdp);
         cdp.onClose(() => void this.attachedConnectionClosed(target, cdp));
         if (retry) await this.debuggee.run();
         return;
@@ -406,9 +406,10 @@ export class RtDebugSession extends DebugSession {
    * Worker threads become threads of their own: each waits at its start until its breakpoints
    * are set (NodeWorker.enable with waitForDebuggerOnStart). rt's own inspector thread is left alone.
    */
-  private async followWorkers(cdp: CdpSession): Promise<void> {
+  private followWorkers(cdp: CdpSession): void {
     cdp.on("NodeWorker.attachedToWorker", ({ sessionId, workerInfo }) => void this.workerStarted(cdp, sessionId, workerInfo));
-    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true }).catch(() => {});
+    // Not awaited: commands run in order, so it is in force before the program is let go.
+    void cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true }).catch(() => {});
   }
 
   private async workerStarted(parent: CdpSession, sessionId: string, info: WorkerInfo): Promise<void> {
