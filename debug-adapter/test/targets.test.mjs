@@ -3,13 +3,12 @@
 // and by port, and the bad inputs that must answer with an error the user can act on, in time.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { mkdtempSync, rmSync } from "node:fs";
 import { describe, test } from "node:test";
 import { DapClient, FIXTURES, RT_BIN } from "./dap.mjs";
+import { freePort } from "../../test/support/servers.mjs";
 
 const DIR = path.join(FIXTURES, "basic");
 const APP = path.join(DIR, "app.ts");
@@ -21,13 +20,6 @@ function tempCopy(t) {
   return dir;
 }
 
-async function freePort() {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** `rt --inspect-wait=<address> file` started by hand, as a user would before attaching. */
 function startRt(t, args, cwd) {

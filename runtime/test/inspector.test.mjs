@@ -11,17 +11,11 @@ import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { CdpClient, startInspected } from "./cdp.mjs";
 import { FIXTURES, rt, tempDir } from "./rt.mjs";
+import { freePort } from "../../test/support/servers.mjs";
 
 const DIR = path.join(FIXTURES, "inspector");
 const APP_URL = pathToFileURL(path.join(DIR, "app.ts")).href;
 
-async function freePort() {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function get(port, pathname, headers = {}) {
   return new Promise((resolve, reject) => {

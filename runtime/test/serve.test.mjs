@@ -8,6 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { FIXTURES, rt, rtLive, tempDir } from "./rt.mjs";
+import { freePort } from "../../test/support/servers.mjs";
 
 const DIR = path.join(FIXTURES, "serve");
 
@@ -29,14 +30,6 @@ function rawRequest(port, text) {
   });
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe("rt.serve", () => {
   test("answers with the handler's Response; this and the second argument are the server", async (t) => {

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { FIXTURES, rt, rtLive, skipUnlessCI, tempDir } from "./rt.mjs";
+import { freePort } from "../../test/support/servers.mjs";
 
 /** A copy of the watch fixtures the test may edit. */
 function project(t) {
@@ -22,14 +22,6 @@ async function edit(live, file, text, pattern) {
   return (await live.waitFor(pattern, { from })).slice(from);
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function get(port) {
   const response = await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: "close" } });

@@ -3,9 +3,9 @@
 // playwright-core. Notes: shared/notes/vscode-e2e.md.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../../test/support/servers.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const EXTENSION = path.resolve(HERE, "../..");
@@ -28,17 +28,6 @@ export function installCodeServer() {
   return result.stdout.trim().split("\n").at(-1);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const USER_SETTINGS = {
   "workbench.startupEditor": "none",
