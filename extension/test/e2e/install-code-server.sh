@@ -21,8 +21,10 @@ mkdir -p "$cache"
 staging=$(mktemp -d "$cache/.install-XXXXXX")
 trap 'rm -rf "$staging"' EXIT
 echo "install-code-server: installing code-server@$version into $prefix (takes a few minutes)" >&2
-# npm_node_execpath/NODE too: under an `npm test` run by an older Node, npm puts that Node's
-# folder first on the PATH of install scripts (code-server's postinstall checks for Node 24).
+# Under an `npm test` started by an older Node, npm's variables name that Node: code-server's
+# postinstall reads the Node version from npm_config_user_agent (which the nested npm would pass
+# on as it is), and npm_node_execpath/NODE point at the old binary.
+unset npm_config_user_agent
 PATH=$node24:$PATH npm_node_execpath=$node24/node NODE=$node24/node npm_config_nodedir=$headers npm_config_python=python3 \
   npm install -g --prefix "$staging" --no-audit --no-fund --loglevel=error "code-server@$version" </dev/null >&2
 # Installed whole or not at all: a run killed midway leaves no half-installed code-server behind.
