@@ -72,6 +72,17 @@ describe("--watch", () => {
     assert.equal(await get(port), "version v2");
   });
 
+  test("a program that does not exit after SIGTERM is killed 5 s later: the restart goes on, and so does stopping", async (t) => {
+    const dir = project(t);
+    const live = rtLive(t, ["--watch", "stubborn.ts"], { cwd: dir });
+    await live.waitFor(/stubborn: one pid \d+\n/);
+    const after = await edit(live, path.join(dir, "message.ts"), 'export const text: string = "two";\n', /stubborn: two pid \d+\n/);
+    assert.match(after, /ignoring SIGTERM\nrt --watch: the program did not exit 5 s after SIGTERM; killing it\n[\s\S]*rt --watch: restarting: message\.ts changed\n/);
+    const pid = Number(/stubborn: two pid (\d+)/.exec(after)[1]);
+    assert.equal((await live.stop()).signal, "SIGTERM");
+    assert.throws(() => process.kill(pid, 0), { code: "ESRCH" }, "the program is gone too");
+  });
+
   test("works with rt run <file>, and stopping the supervisor stops the program", async (t) => {
     const dir = project(t);
     const port = await freePort();

@@ -14,6 +14,12 @@ import { REPORT_FD_VARIABLE } from "./report.js";
 
 const REPORT_FD = 3;
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/**
+ * How long a restart or a stop waits for the program after the signal before killing it: a
+ * graceful shutdown has that long; a program that cannot handle the signal (paused in a debugger,
+ * stuck in its handler) must not hang the supervisor.
+ */
+const GRACE_MS = 5000;
 
 /** Runs and restarts the program until this process gets a stop signal; never resolves. */
 export function superviseWatch(rtArgs: readonly string[], values: FlagValues): Promise<never> {
@@ -83,7 +89,12 @@ class Supervisor {
     const child = this.child;
     if (!child) return;
     child.process.kill(signal);
+    const timer = setTimeout(() => {
+      process.stderr.write(`rt --watch: the program did not exit ${GRACE_MS / 1000} s after ${signal}; killing it\n`);
+      child.process.kill("SIGKILL");
+    }, GRACE_MS);
     await child.exited;
+    clearTimeout(timer);
   }
 
   /** Ctrl-C and friends: stop the program, then end as that signal would have. */
