@@ -33,7 +33,7 @@ export function scriptLenses(document: TextDocument, model: PackageJson): CodeLe
 }
 
 /** Flags completed by their long name, in the table's order (a one-letter flag has none). */
-const ACCEPTED_FLAGS = FLAGS.filter((flag) => flag.name.length > 1);
+const LONG_FLAGS = FLAGS.filter((flag) => flag.name.length > 1);
 
 export function scriptCompletion(document: TextDocument, model: PackageJson, offset: number): CompletionItem[] {
   const found = invocationAt(model, offset);
@@ -46,14 +46,14 @@ export function scriptCompletion(document: TextDocument, model: PackageJson, off
   const range = rangeOf(document, start, offset);
   const eq = typed.indexOf("=");
   if (typed.startsWith("--") && eq !== -1) {
-    const flag = ACCEPTED_FLAGS.find((candidate) => candidate.name === typed.slice(2, eq));
+    const flag = LONG_FLAGS.find((candidate) => candidate.name === typed.slice(2, eq));
     const valueRange = rangeOf(document, start + eq + 1, offset);
     return (flag?.values ?? []).map((value) => ({ label: value, kind: CompletionItemKind.EnumMember, detail: flag!.help, textEdit: { range: valueRange, newText: value } }));
   }
   const afterRun = invocation.command?.text === "run" && offset > invocation.command.end;
   if (typed.startsWith("-") || !afterRun) {
     // A command's own flags (rt build's --outdir) only where that command is written.
-    const fitting = ACCEPTED_FLAGS.filter((flag) => !flag.command || flag.command === invocation.command?.text);
+    const fitting = LONG_FLAGS.filter((flag) => !flag.command || flag.command === invocation.command?.text);
     const flags = fitting.map((flag): CompletionItem => ({
       label: `--${flag.name}`,
       kind: CompletionItemKind.Property,
