@@ -1,6 +1,10 @@
 // Inspector benchmark, side by side in one run, next to `node --inspect`:
 //  1. startup: `rt --inspect hello.ts` against `rt hello.ts` (target: <= 30 ms added), and
 //     `node --inspect hello.js` against `node hello.js`; whole processes, round-robin.
+//     The floor row is the least a server on a JavaScript thread can add: plain Node, whose worker
+//     thread listens on loopback before the program's first line (rt's server is such a thread:
+//     it must answer while the program is paused, and Node's native inspector cannot serve
+//     rt's /<prefix> path or its web debugger).
 //  2. round trip: Runtime.evaluate over the WebSocket, sequentially (target: median <= 1 ms).
 //
 //   node bench/inspector.mjs [--runs N]      (a report: always exits 0)
@@ -19,6 +23,18 @@ function writeFixtures() {
   writeFileSync(path.join(FIX, "hello.ts"), `const message: string = "hello from ts";\nconsole.log(message);\n`);
   writeFileSync(path.join(FIX, "hello.js"), `const message = "hello from ts";\nconsole.log(message);\n`);
   writeFileSync(path.join(FIX, "idle.js"), `setTimeout(() => {}, 60_000);\n`);
+  writeFileSync(
+    path.join(FIX, "thread-floor.cjs"),
+    [
+      `const { Worker } = require("node:worker_threads");`,
+      `const listening = new Int32Array(new SharedArrayBuffer(4));`,
+      `const server = 'const { workerData } = require("node:worker_threads"); require("node:net").createServer().listen(0, "127.0.0.1", () => { Atomics.store(workerData, 0, 1); Atomics.notify(workerData, 0); });';`,
+      `new Worker(server, { eval: true, workerData: listening, stdout: false, stderr: false }).unref();`,
+      `Atomics.wait(listening, 0, 0);`,
+      `const message = "hello from ts";`,
+      `console.log(message);`,
+    ].join("\n") + "\n",
+  );
 }
 
 /** Starts an idle program with a debugger; resolves with its WebSocket URL and the process. */
@@ -61,6 +77,7 @@ async function main() {
     { name: "rt --inspect hello.ts", cmd: NODE, args: [RT, "--inspect", "hello.ts"], env: rtEnv, cwd: FIX },
     { name: "node hello.js", cmd: NODE, args: ["hello.js"], env: ENV, cwd: FIX },
     { name: "node --inspect=127.0.0.1:0 hello.js", cmd: NODE, args: ["--inspect=127.0.0.1:0", "hello.js"], env: ENV, cwd: FIX },
+    { name: "node thread-floor.cjs (a worker thread listening first)", cmd: NODE, args: ["thread-floor.cjs"], env: ENV, cwd: FIX },
   ];
   measure(rows, RUNS);
   const added = (a, b) => median(a.times.map((t, i) => t - b.times[i]));
@@ -77,6 +94,7 @@ async function main() {
   for (const row of rows) console.log(`| ${row.name} | ${Math.min(...row.times).toFixed(1)} | ${median(row.times).toFixed(1)} |`);
   const rtAdded = added(rows[1], rows[0]);
   console.log(`\nadded by --inspect (median of per-round differences): rt ${rtAdded.toFixed(1)} ms, node ${added(rows[3], rows[2]).toFixed(1)} ms`);
+  console.log(`added by a listening worker thread alone (the floor for a server on a JavaScript thread): ${added(rows[4], rows[2]).toFixed(1)} ms`);
   console.log(`${rtAdded <= 30 ? "PASS" : "FAIL"} rt --inspect adds ${rtAdded.toFixed(1)} ms (target <= 30 ms)\n`);
   console.log("## Runtime.evaluate round trip over the WebSocket\n\n| debugger | median ms | p90 ms |\n| --- | ---: | ---: |");
   const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
