@@ -2,6 +2,8 @@
 // fixtures in test/fixtures/debug: launch, breakpoints through source maps (also in files loaded
 // later), stacks, scopes and variables (golden files), stepping, evaluation, output, lifecycle.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { DapClient, FIXTURES } from "./dap.mjs";
@@ -187,7 +189,11 @@ describe("launch a program", () => {
 
     const THROWS = path.join(DIR, "throws.ts");
     const all = DapClient.start(t);
-    await all.launch({ program: THROWS }, { exceptionFilters: ["all"] });
+    // A cold transpiler cache: rt's cache read throws (and catches) ENOENT inside node:fs before
+    // the program runs; the first stop must still be the program's own exception.
+    const coldCache = mkdtempSync(path.join(tmpdir(), "rt-adapter-cache-"));
+    t.after(() => rmSync(coldCache, { recursive: true, force: true }));
+    await all.launch({ program: THROWS, env: { RT_TRANSPILER_CACHE_PATH: coldCache } }, { exceptionFilters: ["all"] });
     const caught = await all.stopped();
     assert.deepEqual([caught.reason, caught.text], ["exception", "TypeError: caught one"]);
     assert.equal((await all.topFrame()).line, 3);
