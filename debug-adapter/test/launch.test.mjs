@@ -68,6 +68,24 @@ describe("launch a program", () => {
     assert.match(dap.output("stdout"), /^top-level 6\n$/m);
   });
 
+  test("stopOnEntry in a CommonJS file stops on its first statement, inside Node's wrapper, and `next` walks its lines", async (t) => {
+    const SCRIPT = path.join(FIXTURES, "commonjs", "script.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: SCRIPT, stopOnEntry: true });
+    assert.equal((await dap.stopped()).reason, "entry");
+    const lines = [(await dap.topFrame()).line];
+    for (const _ of [1, 2]) {
+      await dap.request("next", { threadId: 1 });
+      await dap.stopped();
+      const frame = await dap.topFrame();
+      assert.equal(frame.source?.path, SCRIPT);
+      lines.push(frame.line);
+    }
+    assert.deepEqual(lines, [1, 4, 5]);
+    await dap.request("continue", { threadId: 1 });
+    assert.equal((await dap.event("exited")).exitCode, 0);
+  });
+
   test("stack trace, scopes and variables (golden), paging of a 250-item array and a Map", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });

@@ -212,6 +212,22 @@ describe("wait and break", () => {
     await run.exited;
   });
 
+  test("--inspect-brk on a CommonJS entry stops on its first statement, inside Node's wrapper, and steps through the file", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "plain.cjs"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const lines = [(await client.event("Debugger.paused")).callFrames[0].location.lineNumber];
+    for (const _ of [1, 2]) {
+      await client.send("Debugger.stepOver");
+      lines.push((await client.event("Debugger.paused")).callFrames[0].location.lineNumber);
+    }
+    assert.deepEqual(lines, [1, 2, 3], "const first, const second, console.log: the file's own lines (0-based)");
+    assert.equal(run.output.stdout, "", "console.log has not run yet");
+    client.resumeAndForget();
+    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
+  });
+
   test("a client that disconnects while the program is paused lets it continue", async (t) => {
     const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
     const client = await CdpClient.connect(await run.banner);

@@ -174,6 +174,8 @@ class EntryBreak {
   private instrumentation: string | undefined;
   private firstStatement: string | undefined;
   private hiddenResumes = 0;
+  /** False for a CommonJS entry: under a debugger rt compiles it as a script, Node's wrapper around the file. */
+  private entryIsModule = true;
 
   constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
 
@@ -184,6 +186,7 @@ class EntryBreak {
 
   /** Whether the client should not see this notification. */
   hides(message: { method: string; params?: any }): boolean {
+    if (message.method === "Debugger.scriptParsed" && message.params.url === data.entryUrl) this.entryIsModule = message.params.isModule === true;
     if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
       this.hiddenResumes--;
       return true;
@@ -200,7 +203,11 @@ class EntryBreak {
       // Steps don't work from an instrumentation stop: go on to a breakpoint on the same spot.
       void this.post("Debugger.removeInstrumentationBreakpoint", { breakpointId: this.instrumentation });
       this.instrumentation = undefined;
-      void this.post("Debugger.setBreakpoint", { location: message.params.callFrames[0].location }).then((result) => {
+      const start = message.params.callFrames[0].location;
+      // A CommonJS entry's one statement is the wrapper function: its first statement is inside,
+      // where V8 moves a breakpoint placed just after the wrapper's opening brace.
+      const location = this.entryIsModule ? start : { ...start, lineNumber: 0, columnNumber: commonJsBodyColumn() };
+      void this.post("Debugger.setBreakpoint", { location }).then((result) => {
         this.firstStatement = result?.breakpointId;
         this.hiddenResumes++;
         void this.post("Debugger.resume");
@@ -211,6 +218,11 @@ class EntryBreak {
     void this.post("Debugger.resume");
     return true;
   }
+}
+
+/** Where the file's own text starts on the first line of a CommonJS module compiled as a script. */
+function commonJsBodyColumn(): number {
+  return (require("node:module") as { wrapper: readonly string[] }).wrapper[0]!.length;
 }
 
 function bridge(client: WebSocket): void {
