@@ -222,8 +222,26 @@ describe("wait and break", () => {
       await client.send("Debugger.stepOver");
       lines.push((await client.event("Debugger.paused")).callFrames[0].location.lineNumber);
     }
-    assert.deepEqual(lines, [1, 2, 3], "const first, const second, console.log: the file's own lines (0-based)");
+    assert.deepEqual(lines, [0, 1, 2], "const first, const second, console.log: the file's own lines (0-based)");
     assert.equal(run.output.stdout, "", "console.log has not run yet");
+    client.resumeAndForget();
+    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
+  });
+
+  test("a breakpoint on a CommonJS file's first line stops on its first statement (not on Node's wrapper), with the breakpoint's id", async (t) => {
+    const run = startInspected(t, ["--inspect-wait", "plain.cjs"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    const url = pathToFileURL(path.join(DIR, "plain.cjs")).href;
+    const { breakpointId } = await client.send("Debugger.setBreakpointByUrl", { url, lineNumber: 0, columnNumber: 0 });
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const hit = await client.event("Debugger.paused");
+    const { lineNumber, columnNumber } = hit.callFrames[0].location;
+    assert.equal(lineNumber, 0);
+    assert.ok(columnNumber > 0, `inside the wrapper (column ${columnNumber}), not its statement at column 0`);
+    assert.deepEqual(hit.hitBreakpoints, [breakpointId]);
+    await client.send("Debugger.stepOver");
+    assert.equal((await client.event("Debugger.paused")).callFrames[0].location.lineNumber, 1, "a step stays in the file");
     client.resumeAndForget();
     assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
   });

@@ -333,13 +333,9 @@ export class Debuggee {
       await (scriptId ? this.scriptWork.get(scriptId) : undefined)?.catch(() => {});
       const script = scriptId ? this.sources.get(scriptId) : undefined;
       if (this.entry.pending && script && this.isEntry(script) && event.callFrames[0]) {
-        // Steps don't work from an instrumentation stop: a breakpoint on the same spot is the entry
-        // stop. A CommonJS file's one statement is the wrapper function: its first statement is
-        // inside, where V8 moves a breakpoint placed just after the wrapper's opening brace.
+        // Steps don't work from an instrumentation stop: a breakpoint on the same spot is the entry stop.
         this.entry.pending = false;
-        const start = event.callFrames[0].location;
-        const location = script.isModule ? start : { ...start, lineNumber: 0, columnNumber: commonJsBodyColumn() };
-        const result = await cdp.send("Debugger.setBreakpoint", { location }).catch(() => undefined);
+        const result = await cdp.send("Debugger.setBreakpoint", { location: event.callFrames[0].location }).catch(() => undefined);
         this.entry.breakpointId = result?.breakpointId;
         await cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: "beforeScriptWithSourceMapExecution" }).catch(() => {});
       }
@@ -510,11 +506,6 @@ export class Debuggee {
     if (!cdp) throw new Error("the program is not connected");
     return cdp;
   }
-}
-
-/** Where the file's own text starts on the first line of a CommonJS module compiled as a script. */
-function commonJsBodyColumn(): number {
-  return (require("node:module") as { wrapper: readonly string[] }).wrapper[0]!.length;
 }
 
 function ignoreIfClosed(cdp: CdpSession): (error: unknown) => void {

@@ -14,8 +14,6 @@ export interface Script {
   /** The file the script was loaded from, if it is a file. */
   readonly file: string | undefined;
   readonly map: TraceMap | undefined;
-  /** An ES module; else a script (rt compiles CommonJS files as scripts, inside Node's wrapper, under a debugger). */
-  readonly isModule: boolean;
   /** The original files the map names, as absolute paths. */
   readonly sources: readonly string[];
   /** A DAP handle for sources without a file (node: internals, eval). */
@@ -61,7 +59,7 @@ export class Sources {
     // rt's own bundle has a (large) map of rt's sources: not the user's, never read.
     const map = isInternal(event.url) ? undefined : loadMap(event.sourceMapURL, event.url);
     const sources = map ? map.resolvedSources.map((source) => (source?.startsWith("file:") ? fileURLToPath(source) : path.resolve(source ?? ""))) : file ? [file] : [];
-    const script: Script = { scriptId: event.scriptId, url: event.url, file, map, isModule: event.isModule === true, sources, sourceReference: 0 };
+    const script: Script = { scriptId: event.scriptId, url: event.url, file, map, sources, sourceReference: 0 };
     this.byId.set(event.scriptId, script);
     return script;
   }

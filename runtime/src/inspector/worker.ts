@@ -174,8 +174,6 @@ class EntryBreak {
   private instrumentation: string | undefined;
   private firstStatement: string | undefined;
   private hiddenResumes = 0;
-  /** False for a CommonJS entry: under a debugger rt compiles it as a script, Node's wrapper around the file. */
-  private entryIsModule = true;
 
   constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
 
@@ -186,7 +184,6 @@ class EntryBreak {
 
   /** Whether the client should not see this notification. */
   hides(message: { method: string; params?: any }): boolean {
-    if (message.method === "Debugger.scriptParsed" && message.params.url === data.entryUrl) this.entryIsModule = message.params.isModule === true;
     if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
       this.hiddenResumes--;
       return true;
@@ -203,11 +200,8 @@ class EntryBreak {
       // Steps don't work from an instrumentation stop: go on to a breakpoint on the same spot.
       void this.post("Debugger.removeInstrumentationBreakpoint", { breakpointId: this.instrumentation });
       this.instrumentation = undefined;
-      const start = message.params.callFrames[0].location;
-      // A CommonJS entry's one statement is the wrapper function: its first statement is inside,
-      // where V8 moves a breakpoint placed just after the wrapper's opening brace.
-      const location = this.entryIsModule ? start : { ...start, lineNumber: 0, columnNumber: commonJsBodyColumn() };
-      void this.post("Debugger.setBreakpoint", { location }).then((result) => {
+      // (On a CommonJS entry that spot is Node's wrapper: CommonJsWrapperStops moves the stop inside.)
+      void this.post("Debugger.setBreakpoint", { location: message.params.callFrames[0].location }).then((result) => {
         this.firstStatement = result?.breakpointId;
         this.hiddenResumes++;
         void this.post("Debugger.resume");
@@ -216,6 +210,51 @@ class EntryBreak {
     }
     this.hiddenResumes++;
     void this.post("Debugger.resume");
+    return true;
+  }
+}
+
+/**
+ * Under a debugger rt compiles CommonJS files as scripts (see compileCommonJsAsScripts), so such
+ * a script's one statement, at line 0 column 0, is Node's wrapper function around the file. A
+ * breakpoint on the file's first line (a client's, or the entry stop) resolves to that statement
+ * and stops before the module's code has started: a step from there leaves the file. So a stop
+ * there is resumed, hidden from the client, to a one-shot breakpoint just inside the wrapper's
+ * opening brace, which V8 moves to the module's first statement; the client sees that stop,
+ * with the breakpoints the first one hit.
+ */
+class CommonJsWrapperStops {
+  /** Scripts that are CommonJS files. */
+  private readonly wrapped = new Set<string>();
+  private moving: { oneShot: string | undefined; hitBreakpoints: readonly string[] } | undefined;
+  private hiddenResumes = 0;
+
+  constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
+
+  /** Whether the client should not see this notification (a moved stop is edited in place). */
+  hides(message: { method: string; params?: any }): boolean {
+    if (message.method === "Debugger.scriptParsed" && !message.params.isModule && String(message.params.url).startsWith("file:")) this.wrapped.add(message.params.scriptId);
+    if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
+      this.hiddenResumes--;
+      return true;
+    }
+    if (message.method !== "Debugger.paused") return false;
+    const moving = this.moving;
+    if (moving?.oneShot && message.params.hitBreakpoints?.includes(moving.oneShot)) {
+      void this.post("Debugger.removeBreakpoint", { breakpointId: moving.oneShot });
+      this.moving = undefined;
+      message.params.hitBreakpoints = [...moving.hitBreakpoints, ...message.params.hitBreakpoints.filter((id: string) => id !== moving.oneShot)];
+      return false;
+    }
+    const top = message.params.callFrames[0]?.location;
+    if (message.params.reason === "instrumentation" || !top || top.lineNumber !== 0 || top.columnNumber !== 0 || !this.wrapped.has(top.scriptId)) return false;
+    const next = { oneShot: undefined as string | undefined, hitBreakpoints: message.params.hitBreakpoints ?? [] };
+    this.moving = next;
+    void this.post("Debugger.setBreakpoint", { location: { scriptId: top.scriptId, lineNumber: 0, columnNumber: commonJsBodyColumn() } }).then((result) => {
+      next.oneShot = result?.breakpointId;
+      this.hiddenResumes++;
+      void this.post("Debugger.resume");
+    });
     return true;
   }
 }
@@ -231,6 +270,7 @@ function bridge(client: WebSocket): void {
   const post = (method: string, params?: object) =>
     new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
   let entryBreak: EntryBreak | undefined;
+  const wrapperStops = new CommonJsWrapperStops(post);
   Atomics.add(state, STATE.clients, 1);
   session.on("inspectorNotification", (message) => {
     const params = message.params as { args?: { value?: unknown }[] } | undefined;
@@ -244,7 +284,9 @@ function bridge(client: WebSocket): void {
       else done();
       return;
     }
-    if (!entryBreak?.hides(message as { method: string; params?: unknown })) client.send(JSON.stringify(message));
+    const notification = message as { method: string; params?: unknown };
+    // The wrapper's stop is moved first: the entry break then sees the moved one.
+    if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) client.send(JSON.stringify(message));
   });
   const reply = (message: object) => {
     if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
