@@ -246,6 +246,19 @@ describe("wait and break", () => {
     assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
   });
 
+  test("rt --inspect-wait run <script>: the debugger flag reaches the rt program the script starts (RT_INSPECT), not the runner", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/from-script", "run", "dev"], { cwd: path.join(FIXTURES, "inspector-script") });
+    const url = await run.banner;
+    assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/from-script$/);
+    assert.equal(run.output.stdout, "", "the program waits for a client");
+    const client = await CdpClient.connect(url);
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const { code, stdout, stderr } = await run.exited;
+    assert.deepEqual([code, stdout], [0, "app ran\n"]);
+    assert.equal(stderr.split("Listening:").length, 2, "one banner: the program's");
+    assert.match(stderr, /^\$ rt app\.ts\n-{5,} rt inspector/);
+  });
+
   test("a client that disconnects while the program is paused lets it continue", async (t) => {
     const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
     const client = await CdpClient.connect(await run.banner);

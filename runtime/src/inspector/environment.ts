@@ -1,6 +1,7 @@
-// How a debug adapter reaches an rt it does not start itself with a flag (the rt process that a
-// package.json script starts: `rt run dev` runs `rt app.ts` in a shell), and how it learns the
-// address of any rt it launched without reading that process's stderr.
+// How a debug adapter (or `rt --inspect run dev` itself) reaches an rt it does not start itself
+// with a flag (the rt process that a package.json script starts: `rt run dev` runs `rt app.ts` in
+// a shell), and how an adapter learns the address of any rt it launched without reading that
+// process's stderr.
 //
 //   RT_INSPECT=<mode>[=<address>]  the debugger flag (inspect, inspect-wait or inspect-brk, with
 //                                  the value form of the flag) for the first rt that runs a program
@@ -32,6 +33,11 @@ export function inheritedInspector(env: NodeJS.ProcessEnv): { mode: InspectorMod
     throw new UsageError(`invalid ${INSPECT_VARIABLE}="${raw}": expected inspect, inspect-wait or inspect-brk, optionally followed by =[[host:]port[/prefix]]`);
   }
   return { mode: mode as InspectorMode, value: equals === -1 ? "" : raw.slice(equals + 1) };
+}
+
+/** RT_INSPECT's value for a debugger flag (what inheritedInspector reads back). */
+export function inspectorVariable(mode: InspectorMode, value: string): string {
+  return value === "" ? mode : `${mode}=${value}`;
 }
 
 /** What the inspector of this process does for a debug adapter; removes the variables. */

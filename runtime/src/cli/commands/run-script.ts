@@ -4,6 +4,8 @@
 // (`--filter`, `--workspaces`, `--parallel`, `--sequential`). This path loads neither the module
 // hooks nor the transpiler: only child_process and the run/ modules.
 import { flagByName } from "../flags.js";
+import { INSPECT_VARIABLE, inspectorVariable } from "../../inspector/environment.js";
+import { inspectorFlag } from "../../inspector/start.js";
 import type { FlagValues, ParsedArgs } from "../parse.js";
 import type { Invocation } from "../prepare.js";
 import { ProgramError, UsageError } from "../../errors.js";
@@ -30,6 +32,7 @@ export function isScriptCommand({ command, target, values }: ParsedArgs): boolea
 /** Runs a resolved script, binary or command in the foreground; rt exits with its exit code. */
 export async function runTarget(target: Exclude<RunTarget, { kind: "file" }>, invocation: Invocation): Promise<void> {
   if (target.kind === "absent") return;
+  passDebuggerDown(invocation.values);
   const settings = scriptSettings(invocation.values, invocation.cacheRoot);
   if (target.kind === "script") {
     exitWith(await runScriptInForeground(target.manifest, target.name, withoutSeparator(invocation.args), settings));
@@ -46,6 +49,7 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
     return listScripts(values);
   }
   if (values.json) throw new UsageError("--json lists the scripts: give no script name");
+  passDebuggerDown(values);
   const several = values.parallel === true || values.sequential === true;
   const names = several ? [parsed.target, ...parsed.args] : [parsed.target];
   const ifPresent = values["if-present"] === true;
@@ -97,6 +101,16 @@ function listScripts(values: FlagValues): Promise<void> {
 }
 
 /** Settings from the command line merged with rtfig.toml's [run] table. */
+/**
+ * `rt --inspect run dev`: the runner runs none of the user's JavaScript, so a debugger flag is for
+ * the programs the script runs. It goes down in RT_INSPECT, which an rt that runs a program takes
+ * as its own flag (as from a debug adapter) and removes for the processes that program starts.
+ */
+function passDebuggerDown(values: FlagValues): void {
+  const flag = inspectorFlag(values);
+  if (flag) process.env[INSPECT_VARIABLE] = inspectorVariable(flag.mode, flag.value);
+}
+
 function scriptSettings(values: FlagValues, cacheRoot: string | undefined): ForegroundSettings {
   return { shell: shellOf(values), silent: values.silent === true, shimDir: values.rt === true ? nodeShimDir(cacheRoot) : undefined };
 }
