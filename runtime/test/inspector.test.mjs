@@ -252,7 +252,7 @@ describe("wait and break", () => {
     assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/from-script$/);
     assert.equal(run.output.stdout, "", "the program waits for a client");
     const client = await CdpClient.connect(url);
-    await client.send("Runtime.runIfWaitingForDebugger");
+    client.raw("Runtime.runIfWaitingForDebugger").catch(() => {}); // the program may end before it answers
     const { code, stdout, stderr } = await run.exited;
     assert.deepEqual([code, stdout], [0, "app ran\n"]);
     assert.equal(stderr.split("Listening:").length, 2, "one banner: the program's");

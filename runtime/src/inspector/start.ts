@@ -55,6 +55,12 @@ export function bootInspectorThread(started?: Worker): void {
   booting ??= started ?? startInspectorThread();
 }
 
+/** The command runs no program itself (`rt --inspect run dev`): the thread the launcher started ends. */
+export function discardInspectorThread(): void {
+  void booting?.terminate();
+  booting = undefined;
+}
+
 /** Hands the server thread (booted now if it was not yet) where to listen and what it debugs. */
 export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);

@@ -5,7 +5,7 @@
 // hooks nor the transpiler: only child_process and the run/ modules.
 import { flagByName } from "../flags.js";
 import { INSPECT_VARIABLE, inspectorVariable } from "../../inspector/environment.js";
-import { inspectorFlag } from "../../inspector/start.js";
+import { discardInspectorThread, inspectorFlag } from "../../inspector/start.js";
 import type { FlagValues, ParsedArgs } from "../parse.js";
 import type { Invocation } from "../prepare.js";
 import { ProgramError, UsageError } from "../../errors.js";
@@ -108,7 +108,9 @@ function listScripts(values: FlagValues): Promise<void> {
  */
 function passDebuggerDown(values: FlagValues): void {
   const flag = inspectorFlag(values);
-  if (flag) process.env[INSPECT_VARIABLE] = inspectorVariable(flag.mode, flag.value);
+  if (!flag) return;
+  process.env[INSPECT_VARIABLE] = inspectorVariable(flag.mode, flag.value);
+  discardInspectorThread();
 }
 
 function scriptSettings(values: FlagValues, cacheRoot: string | undefined): ForegroundSettings {
