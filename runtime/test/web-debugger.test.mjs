@@ -2,23 +2,21 @@
 // open the banner's link, set a breakpoint by clicking a line number, hit it, read a variable,
 // evaluate in the console, step, continue. The screenshot is kept as a test artifact.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { startInspected } from "./cdp.mjs";
-import { FIXTURES, REPO, skipUnlessCI } from "./rt.mjs";
+import { FIXTURES, REPO, skipUnlessCI, tempDir } from "./rt.mjs";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file));
 const ARTIFACTS = path.join(REPO, "test", ".artifacts");
 
-test("the web debugger: breakpoint by clicking a line number, variables, console, step, continue", async (t) => {
-  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
-  const { chromium } = await import("playwright-core");
-  const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: path.join(FIXTURES, "inspector") });
+/** The banner's browser link of a started rt, opened in headless Chromium; page errors are collected. */
+async function openDebugger(t, run) {
   await run.banner;
   const link = /^Inspect in browser:\n {2}(\S+)$/m.exec(run.output.stderr)[1];
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#127\.0\.0\.1:\d+\/[0-9a-f-]{36}$/);
-
+  const { chromium } = await import("playwright-core");
   // Flags as the machine notes prescribe: no background traffic (the network is closed).
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -30,6 +28,13 @@ test("the web debugger: breakpoint by clicking a line number, variables, console
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(link);
+  return { page, errors };
+}
+
+test("the web debugger: breakpoint by clicking a line number, variables, console, step, continue", async (t) => {
+  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+  const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: path.join(FIXTURES, "inspector") });
+  const { page, errors } = await openDebugger(t, run);
 
   // --inspect-brk: paused on the entry's first statement, shown in the original TypeScript.
   const status = page.getByTestId("status");
@@ -65,4 +70,44 @@ test("the web debugger: breakpoint by clicking a line number, variables, console
   // The program ended: the page says so and keeps trying to reconnect (for rt --watch restarts).
   await status.filter({ hasText: "Disconnected" }).waitFor();
   assert.deepEqual(errors, []);
+});
+
+test("the web debugger reconnects when rt --watch restarts the program, and sets its breakpoints in the new one", async (t) => {
+  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, "package.json"), `{ "type": "module" }\n`);
+  const program = path.join(dir, "ticker.ts");
+  writeFileSync(
+    program,
+    [
+      'const version: string = "before";',
+      "setInterval(() => {",
+      '  if (version === "after") {',
+      "    const seen: string = version;",
+      '    console.log("seen", seen);',
+      "  }",
+      "}, 50);",
+      "// Gone by itself should the test fail (its rt --watch supervisor is killed, not stopped).",
+      "setTimeout(() => process.exit(0), 20_000).unref();",
+      "",
+    ].join("\n"),
+  );
+  const run = startInspected(t, ["--watch", "--no-clear-screen", "--inspect", "ticker.ts"], { cwd: dir });
+  const { page, errors } = await openDebugger(t, run);
+  const status = page.getByTestId("status");
+  await status.filter({ hasText: "Running" }).waitFor();
+  // Line 4 runs only in the edited program.
+  await page.getByTestId("line-4").click();
+  await page.locator(".gutter.breakpoint").filter({ hasText: /^4$/ }).waitFor();
+
+  writeFileSync(program, readFileSync(program, "utf8").replace('= "before"', '= "after"'));
+  // The page reconnects to the restarted program (same address) and sets line 4 again there.
+  await status.filter({ hasText: "Paused at ticker.ts:4" }).waitFor({ timeout: 15_000 });
+  await page.getByTestId("step-over").click();
+  await status.filter({ hasText: "Paused at ticker.ts:5" }).waitFor();
+  await page.getByTestId("variable-seen").filter({ hasText: "after" }).waitFor();
+  assert.equal(run.output.stderr.split("Listening:").length, 3, "two banners: the first program's and the restarted one's");
+  assert.deepEqual(errors, []);
+  run.child.kill("SIGTERM");
+  await run.exited;
 });

@@ -45,11 +45,12 @@ async function attach(): Promise<void> {
   scripts.clear();
   filesView.replaceChildren();
   setStatus("Running");
+  // A new process (rt --watch restarted it) has none of our breakpoints: mark them all to be set
+  // again as their scripts are parsed. Before Debugger.enable, which reports the scripts already
+  // loaded (a restarted program runs before the page reconnects).
+  for (const lines of breakpoints.values()) for (const line of lines.keys()) lines.set(line, "");
   await cdp.send("Runtime.enable");
   await cdp.send("Debugger.enable");
-  // A new process (rt --watch restarted it) has none of our breakpoints: mark them all to be
-  // set again as their scripts are parsed, before the program runs on.
-  for (const lines of breakpoints.values()) for (const line of lines.keys()) lines.set(line, "");
   await cdp.send("Runtime.runIfWaitingForDebugger");
 }
 
