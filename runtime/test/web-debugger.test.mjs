@@ -11,7 +11,7 @@ import { FIXTURES, REPO, skipUnlessCI, tempDir } from "./rt.mjs";
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file));
 const ARTIFACTS = path.join(REPO, "test", ".artifacts");
 
-/** The banner's browser link of a started rt, opened in headless Chromium; page errors are collected. */
+/** The banner's browser link of a started rt, opened in headless Chromium; page and console errors are collected. */
 async function openDebugger(t, run) {
   await run.banner;
   const link = /^Inspect in browser:\n {2}(\S+)$/m.exec(run.output.stderr)[1];
@@ -27,6 +27,8 @@ async function openDebugger(t, run) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
+  // Console errors too: a request the server answers with an error (a missing asset) shows here.
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
   await page.goto(link);
   return { page, errors };
 }
