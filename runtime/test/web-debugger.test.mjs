@@ -113,3 +113,25 @@ test("the web debugger reconnects when rt --watch restarts the program, and sets
   run.child.kill("SIGTERM");
   await run.exited;
 });
+
+test("the web debugger's Pause stops in the program's code, not in Node's timers that call it", async (t) => {
+  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, "package.json"), `{ "type": "module" }\n`);
+  writeFileSync(
+    path.join(dir, "ticker.ts"),
+    ["let n = 0;", "setInterval(() => {", "  n += 1;", "  const doubled: number = n * 2;", "  if (doubled < 0) console.log(doubled);", "}, 20);", "setTimeout(() => process.exit(0), 20_000).unref();", ""].join("\n"),
+  );
+  const run = startInspected(t, ["--inspect", "ticker.ts"], { cwd: dir });
+  const { page, errors } = await openDebugger(t, run);
+  const status = page.getByTestId("status");
+  for (const _ of [1, 2]) {
+    await status.filter({ hasText: "Running" }).waitFor();
+    await page.getByTestId("pause").click();
+    // Between two ticks the program is idle: V8 stops first in Node's timer code; the page steps on.
+    await status.filter({ hasText: /^Paused/ }).waitFor();
+    assert.equal(await status.textContent(), "Paused at ticker.ts:3 (pause)");
+    await page.getByTestId("resume").click();
+  }
+  assert.deepEqual(errors, []);
+});

@@ -28,7 +28,14 @@ const consoleInput = element<HTMLInputElement>("console-input");
 const target = location.hash.slice(1);
 const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void attach() : setStatus("Disconnected: reconnecting…")));
 
+/** The program's own scripts, shown in the file list. */
 const scripts = new Map<string, Script>();
+/** The URLs of the rest (Node's, rt's, node_modules), named when the program stops in one. */
+const otherScripts = new Map<string, string>();
+/** Set by Pause and the steps: a stop outside the program's scripts steps on (see Debugger.paused). */
+let seekingProgram: "pause" | "step" | undefined;
+let skippedSteps = 0;
+const MAX_SKIPPED_STEPS = 1000;
 /** URL prefixes of rt's own files (launcher, bundle), which the file list leaves out. */
 let internalPrefixes: string[] = [];
 /** Breakpoints by script URL and original line, kept across reconnects. */
@@ -43,6 +50,7 @@ function setStatus(text: string, paused = false): void {
 
 async function attach(): Promise<void> {
   scripts.clear();
+  otherScripts.clear();
   filesView.replaceChildren();
   setStatus("Running");
   // A new process (rt --watch restarted it) has none of our breakpoints: mark them all to be set
@@ -55,8 +63,10 @@ async function attach(): Promise<void> {
 }
 
 cdp.on("Debugger.scriptParsed", async (params: { scriptId: string; url: string; sourceMapURL?: string }) => {
-  if (!params.url.startsWith("file://") || params.url.includes("/node_modules/")) return;
-  if (internalPrefixes.some((prefix) => params.url.startsWith(prefix))) return;
+  if (!params.url.startsWith("file://") || params.url.includes("/node_modules/") || internalPrefixes.some((prefix) => params.url.startsWith(prefix))) {
+    otherScripts.set(params.scriptId, params.url);
+    return;
+  }
   const map = decodeInlineMap(params.sourceMapURL);
   const text = map?.sourcesContent?.[0] ?? (await cdp.send<{ scriptSource: string }>("Debugger.getScriptSource", { scriptId: params.scriptId })).scriptSource;
   const script: Script = { scriptId: params.scriptId, url: params.url, text, map };
@@ -75,8 +85,19 @@ cdp.on("Debugger.paused", async (params: { callFrames: CallFrame[]; reason: stri
   pausedFrame = params.callFrames[0];
   if (!pausedFrame) return;
   const script = scripts.get(pausedFrame.location.scriptId);
+  if (!script && seekingProgram && skippedSteps < MAX_SKIPPED_STEPS) {
+    // Pause or a step stopped in code that is not the program's (Node's timers, rt's loader,
+    // node_modules): step on to the program's next statement.
+    skippedSteps++;
+    void cdp.send("Debugger.stepInto");
+    return;
+  }
+  // After steps of our own, the stop is still the one the user asked for.
+  const reason = skippedSteps > 0 && seekingProgram ? seekingProgram : params.reason;
+  seekingProgram = undefined;
   const line = script ? originalLine(script, pausedFrame.location) : pausedFrame.location.lineNumber + 1;
-  setStatus(`Paused at ${script ? script.url.split("/").pop() : "?"}:${line} (${params.reason})`, true);
+  const where = script ? script.url.split("/").pop() : (otherScripts.get(pausedFrame.location.scriptId) ?? "?");
+  setStatus(`Paused at ${where}:${line} (${reason})`, true);
   if (script) show(script, line);
   await showScopes(pausedFrame);
 });
@@ -239,12 +260,17 @@ const controls: Record<string, string> = {
   "step-into": "Debugger.stepInto",
   "step-out": "Debugger.stepOut",
 };
-for (const [id, method] of Object.entries(controls)) element(id).onclick = () => void cdp.send(method).catch((error) => log(String(error), "error"));
+function control(method: string): void {
+  seekingProgram = method === "Debugger.resume" ? undefined : method === "Debugger.pause" ? "pause" : "step";
+  skippedSteps = 0;
+  void cdp.send(method).catch((error) => log(String(error), "error"));
+}
+for (const [id, method] of Object.entries(controls)) element(id).onclick = () => control(method);
 document.addEventListener("keydown", (event) => {
   const method = { F8: "Debugger.resume", F10: "Debugger.stepOver", F11: event.shiftKey ? "Debugger.stepOut" : "Debugger.stepInto" }[event.key];
   if (method) {
     event.preventDefault();
-    void cdp.send(method);
+    control(method);
   }
 });
 
