@@ -184,6 +184,22 @@ describe("launch a program", () => {
     await dap.event("terminated");
   });
 
+  test("pause stops in the program's own code, not in Node's timers that call it", async (t) => {
+    const TICKER = path.join(DIR, "ticker.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: TICKER });
+    await dap.event("output", (body) => body.output?.includes("ticking"));
+    for (const _ of [1, 2]) {
+      // Between two ticks the program is idle: V8 stops first in Node's timer code.
+      await dap.request("pause", { threadId: 1 });
+      assert.equal((await dap.stopped()).reason, "pause");
+      const frame = await dap.topFrame();
+      assert.deepEqual([frame.source?.path, frame.line], [TICKER, 4]);
+      await dap.request("continue", { threadId: 1 });
+    }
+    await dap.request("disconnect", { terminateDebuggee: true });
+  });
+
   test("output: console.* with source locations and expandable objects, stderr, raw stdout, nothing dropped", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP });

@@ -58,6 +58,8 @@ export class Debuggee {
   private hiddenResumes = 0;
   private expectResume = false;
   private stepReason: "step" | "pause" | undefined;
+  /** Steps taken on the user's behalf through Node's and rt's code after a pause or step. */
+  private skippedSteps = 0;
   private readonly scriptWork = new Map<string, Promise<void>>();
   private entry: { pending: boolean; target: string | boolean; breakpointId?: string } = { pending: false, target: false };
   private pauseOnExceptions: "none" | "uncaught" | "all" = "none";
@@ -366,6 +368,17 @@ export class Debuggee {
         return;
       }
     }
+    const top = event.callFrames[0];
+    const userAsked = this.stepReason !== undefined && hitIds.length === 0 && (event.reason === "other" || (event.reason as string) === "step");
+    if (userAsked && top && this.skippedSteps < MAX_SKIPPED_STEPS && isInternal(this.sources.get(top.location.scriptId)?.url ?? top.url)) {
+      // Pause or a step stopped in Node's or rt's code (Node's timers between two ticks, rt's
+      // loader): step on, into the program's next statement.
+      this.skippedSteps++;
+      this.hiddenResumes++;
+      await cdp.send("Debugger.stepInto").catch(() => {});
+      return;
+    }
+    this.skippedSteps = 0;
     let reason: DebugProtocol.StoppedEvent["body"]["reason"];
     if (this.entry.breakpointId && hitIds.includes(this.entry.breakpointId)) {
       await cdp.send("Debugger.removeBreakpoint", { breakpointId: this.entry.breakpointId }).catch(() => {});
@@ -507,6 +520,9 @@ export class Debuggee {
     return cdp;
   }
 }
+
+/** How far a pause or step goes on through Node's and rt's code before it stops there anyway. */
+const MAX_SKIPPED_STEPS = 1000;
 
 function ignoreIfClosed(cdp: CdpSession): (error: unknown) => void {
   return (error) => {
