@@ -133,5 +133,12 @@ test("the web debugger's Pause stops in the program's code, not in Node's timers
     assert.equal(await status.textContent(), "Paused at ticker.ts:3 (pause)");
     await page.getByTestId("resume").click();
   }
+  // Past the callback's closing brace (line 6), a step goes through Node's timers to the next tick's first line.
+  await page.getByTestId("pause").click();
+  await status.filter({ hasText: "Paused at ticker.ts:3 (pause)" }).waitFor();
+  for (const line of [4, 5, 6, 3]) {
+    await page.getByTestId("step-over").click();
+    await status.filter({ hasText: `Paused at ticker.ts:${line} (` }).waitFor();
+  }
   assert.deepEqual(errors, []);
 });

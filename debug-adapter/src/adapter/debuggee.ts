@@ -370,12 +370,14 @@ export class Debuggee {
     }
     const top = event.callFrames[0];
     const userAsked = this.stepReason !== undefined && hitIds.length === 0 && (event.reason === "other" || (event.reason as string) === "step");
-    if (userAsked && top && this.skippedSteps < MAX_SKIPPED_STEPS && isInternal(this.sources.get(top.location.scriptId)?.url ?? top.url)) {
-      // Pause or a step stopped in Node's or rt's code (Node's timers between two ticks, rt's
-      // loader): step on, into the program's next statement.
+    if (userAsked && top && this.skippedSteps < MAX_SKIPPED_STEPS && this.isInternalFrame(top)) {
+      // Pause or a step stopped in Node's or rt's code: called by the program (a Node API, an
+      // import), back out to it; else (Node's timers between two ticks) on into the program's
+      // next statement.
       this.skippedSteps++;
       this.hiddenResumes++;
-      await cdp.send("Debugger.stepInto").catch(() => {});
+      const calledByProgram = event.callFrames.some((frame) => !this.isInternalFrame(frame));
+      await cdp.send(calledByProgram ? "Debugger.stepOut" : "Debugger.stepInto").catch(() => {});
       return;
     }
     this.skippedSteps = 0;
@@ -398,7 +400,7 @@ export class Debuggee {
       // setBlackboxedRanges for Node's built-in modules; steps still enter node:path with "^node:".)
       const top = event.callFrames[0];
       const caught = (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
-      if (caught && top && isInternal(this.sources.get(top.location.scriptId)?.url ?? top.url)) {
+      if (caught && top && this.isInternalFrame(top)) {
         this.hiddenResumes++;
         await cdp.send("Debugger.resume", {}).catch(() => {});
         return;
@@ -489,7 +491,7 @@ export class Debuggee {
     };
     if (original) stackFrame.source = this.dapSource(original.script, original.path);
     // (CallFrame.url is empty in current V8: the script knows its URL.)
-    if (isInternal(this.sources.get(frame.location.scriptId)?.url ?? frame.url)) stackFrame.presentationHint = "subtle";
+    if (this.isInternalFrame(frame)) stackFrame.presentationHint = "subtle";
     return stackFrame;
   }
 
@@ -500,6 +502,10 @@ export class Debuggee {
       return source;
     }
     return { name: script.url || `script ${script.scriptId}`, sourceReference: this.sources.referenceFor(script), presentationHint: "deemphasize" };
+  }
+
+  private isInternalFrame(frame: CallFrame): boolean {
+    return isInternal(this.sources.get(frame.location.scriptId)?.url ?? frame.url);
   }
 
   private isEntry(script: Script): boolean {

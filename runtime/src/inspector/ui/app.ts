@@ -86,10 +86,12 @@ cdp.on("Debugger.paused", async (params: { callFrames: CallFrame[]; reason: stri
   if (!pausedFrame) return;
   const script = scripts.get(pausedFrame.location.scriptId);
   if (!script && seekingProgram && skippedSteps < MAX_SKIPPED_STEPS) {
-    // Pause or a step stopped in code that is not the program's (Node's timers, rt's loader,
-    // node_modules): step on to the program's next statement.
+    // Pause or a step stopped in code that is not the program's (Node's, rt's, node_modules):
+    // called by the program (a Node API, an import), back out to it; else (Node's timers between
+    // two ticks) on into the program's next statement.
     skippedSteps++;
-    void cdp.send("Debugger.stepInto");
+    const calledByProgram = params.callFrames.some((frame) => scripts.has(frame.location.scriptId));
+    void cdp.send(calledByProgram ? "Debugger.stepOut" : "Debugger.stepInto");
     return;
   }
   // After steps of our own, the stop is still the one the user asked for.
