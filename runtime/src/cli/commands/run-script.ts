@@ -100,7 +100,6 @@ function listScripts(values: FlagValues): Promise<void> {
   return Promise.resolve();
 }
 
-/** Settings from the command line merged with rtfig.toml's [run] table. */
 /**
  * `rt --inspect run dev`: the runner runs none of the user's JavaScript, so a debugger flag is for
  * the programs the script runs. It goes down in RT_INSPECT, which an rt that runs a program takes
@@ -113,6 +112,7 @@ function passDebuggerDown(values: FlagValues): void {
   discardInspectorThread();
 }
 
+/** Settings from the command line merged with rtfig.toml's [run] table. */
 function scriptSettings(values: FlagValues, cacheRoot: string | undefined): ForegroundSettings {
   return { shell: shellOf(values), silent: values.silent === true, shimDir: values.rt === true ? nodeShimDir(cacheRoot) : undefined };
 }
