@@ -398,7 +398,6 @@ export class Debuggee {
       // A caught exception inside Node or rt (a transpiler-cache miss, a resolution attempt) is not the user's.
       // (Blackboxing can't say so: in Node 24, V8 ignores Debugger.setBlackboxPatterns and
       // setBlackboxedRanges for Node's built-in modules; steps still enter node:path with "^node:".)
-      const top = event.callFrames[0];
       const caught = (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
       if (caught && top && this.isInternalFrame(top)) {
         this.hiddenResumes++;
