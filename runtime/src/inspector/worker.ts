@@ -154,6 +154,9 @@ function serveHttp(request: IncomingMessage, response: ServerResponse): void {
   return send(200, TYPES[path.extname(file)]!, readFileSync(file));
 }
 
+/** A command on the client's inspector session; resolves with its result, undefined on an error. */
+type Post = (method: string, params?: object) => Promise<any>;
+
 /** --inspect-brk's stop happens once, for the first client that lets the program run. */
 let breakOnStartPending = false;
 
@@ -166,16 +169,17 @@ const SERVER_ERROR = -32000;
  * --inspect-brk: stop before the entry's code runs, at its first statement, as
  * `node --inspect-brk` does. An instrumentation breakpoint in the client's own session stops
  * before every script; the stops before the entry's dependencies are resumed and hidden from
- * the client (its session's events arrive in order, so exactly one `resumed` follows each), and
- * the stop at the entry is the client's to resume. (A breakpoint on "line 0" would land inside a
+ * the client, and the stop at the entry is the client's to resume. (A breakpoint on "line 0" would land inside a
  * hoisted function; Debugger.pause would stop inside rt's own code.)
  */
 class EntryBreak {
   private instrumentation: string | undefined;
   private firstStatement: string | undefined;
-  private hiddenResumes = 0;
 
-  constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
+  constructor(
+    private readonly post: Post,
+    private readonly resumeHidden: () => void,
+  ) {}
 
   async arm(): Promise<void> {
     await this.post("Debugger.enable");
@@ -184,10 +188,6 @@ class EntryBreak {
 
   /** Whether the client should not see this notification. */
   hides(message: { method: string; params?: any }): boolean {
-    if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
-      this.hiddenResumes--;
-      return true;
-    }
     if (message.method !== "Debugger.paused") return false;
     if (this.firstStatement && message.params.hitBreakpoints?.includes(this.firstStatement)) {
       // The stop the client sees: an ordinary pause at the entry's first statement.
@@ -203,13 +203,11 @@ class EntryBreak {
       // (On a CommonJS entry that spot is Node's wrapper: CommonJsWrapperStops moves the stop inside.)
       void this.post("Debugger.setBreakpoint", { location: message.params.callFrames[0].location }).then((result) => {
         this.firstStatement = result?.breakpointId;
-        this.hiddenResumes++;
-        void this.post("Debugger.resume");
+        this.resumeHidden();
       });
       return true;
     }
-    this.hiddenResumes++;
-    void this.post("Debugger.resume");
+    this.resumeHidden();
     return true;
   }
 }
@@ -227,17 +225,15 @@ class CommonJsWrapperStops {
   /** Scripts that are CommonJS files. */
   private readonly wrapped = new Set<string>();
   private moving: { oneShot: string | undefined; hitBreakpoints: readonly string[] } | undefined;
-  private hiddenResumes = 0;
 
-  constructor(private readonly post: (method: string, params?: object) => Promise<any>) {}
+  constructor(
+    private readonly post: Post,
+    private readonly resumeHidden: () => void,
+  ) {}
 
   /** Whether the client should not see this notification (a moved stop is edited in place). */
   hides(message: { method: string; params?: any }): boolean {
     if (message.method === "Debugger.scriptParsed" && !message.params.isModule && String(message.params.url).startsWith("file:")) this.wrapped.add(message.params.scriptId);
-    if (message.method === "Debugger.resumed" && this.hiddenResumes > 0) {
-      this.hiddenResumes--;
-      return true;
-    }
     if (message.method !== "Debugger.paused") return false;
     const moving = this.moving;
     if (moving?.oneShot && message.params.hitBreakpoints?.includes(moving.oneShot)) {
@@ -252,8 +248,7 @@ class CommonJsWrapperStops {
     this.moving = next;
     void this.post("Debugger.setBreakpoint", { location: { scriptId: top.scriptId, lineNumber: 0, columnNumber: commonJsBodyColumn() } }).then((result) => {
       next.oneShot = result?.breakpointId;
-      this.hiddenResumes++;
-      void this.post("Debugger.resume");
+      this.resumeHidden();
     });
     return true;
   }
@@ -267,10 +262,16 @@ function commonJsBodyColumn(): number {
 function bridge(client: WebSocket): void {
   const session = newSession();
   session.connectToMainThread();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
+  const post: Post = (method, params) => new Promise<any>((resolve) => session.post(method, params, (error, result) => resolve(error ? undefined : result)));
+  // Stops the bridge resumes itself are not the client's: nor is the `resumed` event each causes
+  // (the session's events arrive in order, so exactly one follows each).
+  let hiddenResumes = 0;
+  const resumeHidden = () => {
+    hiddenResumes++;
+    void post("Debugger.resume");
+  };
   let entryBreak: EntryBreak | undefined;
-  const wrapperStops = new CommonJsWrapperStops(post);
+  const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
   Atomics.add(state, STATE.clients, 1);
   session.on("inspectorNotification", (message) => {
     const params = message.params as { args?: { value?: unknown }[] } | undefined;
@@ -282,6 +283,10 @@ function bridge(client: WebSocket): void {
       };
       if (client.readyState === client.OPEN) client.ping(undefined, undefined, done);
       else done();
+      return;
+    }
+    if (message.method === "Debugger.resumed" && hiddenResumes > 0) {
+      hiddenResumes--;
       return;
     }
     const notification = message as { method: string; params?: unknown };
@@ -307,7 +312,7 @@ function bridge(client: WebSocket): void {
       // Releases a program started with --inspect-wait / --inspect-brk (armed first).
       if (breakOnStartPending) {
         breakOnStartPending = false;
-        entryBreak = new EntryBreak(post);
+        entryBreak = new EntryBreak(post, resumeHidden);
       }
       void (entryBreak?.arm() ?? Promise.resolve()).then(() => {
         Atomics.store(state, STATE.released, 1);
