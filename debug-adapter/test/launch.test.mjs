@@ -90,6 +90,22 @@ describe("launch a program", () => {
     assert.equal((await dap.event("exited")).exitCode, 0);
   });
 
+  test("stopOnEntry in a CommonJS file that starts with a function declaration stops on the first statement, before any code ran", async (t) => {
+    const SCRIPT = path.join(FIXTURES, "commonjs", "greet.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: SCRIPT, stopOnEntry: true });
+    assert.equal((await dap.stopped()).reason, "entry");
+    const frame = await dap.topFrame();
+    // Not inside greet (line 2) on its first call: the wrapper's own first statement, as Node stops.
+    assert.deepEqual([frame.source?.path, frame.name, frame.line], [SCRIPT, "<anonymous>", 6]);
+    // Line 6 has not run: `who` is still in its temporal dead zone.
+    assert.match((await dap.raw("evaluate", { expression: "who", frameId: frame.id, context: "watch" })).message, /Cannot access 'who'/);
+    assert.equal(dap.output("stdout"), "");
+    await dap.request("continue", { threadId: 1 });
+    assert.equal((await dap.event("exited")).exitCode, 0);
+    assert.equal(dap.output("stdout"), "hello world\n");
+  });
+
   test("stack trace, scopes and variables (golden), paging of a 250-item array and a Map", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });
@@ -186,6 +202,22 @@ describe("launch a program", () => {
       frame = await dap.topFrame();
       assert.deepEqual([frame.source?.path, `${frame.name}:${frame.line}`], [APP, `main:${line}`]);
     }
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+  });
+
+  test("stepOut while stopped on a return line stops in the caller, with $returnValue", async (t) => {
+    const dap = DapClient.start(t);
+    // Line 15 has no code: the breakpoint lands on line 14's return position, where V8 holds the value.
+    await dap.launch({ program: APP }, { breakpoints: { [APP]: [15] } });
+    await dap.stopped();
+    let frame = await dap.topFrame();
+    assert.equal(`${frame.name}:${frame.line}`, "distance:14");
+    await dap.request("stepOut", { threadId: 1 });
+    assert.equal((await dap.stopped()).reason, "step");
+    frame = await dap.topFrame();
+    assert.equal(`${frame.name}:${frame.line}`, "main:25");
+    assert.equal((await dap.request("evaluate", { expression: "$returnValue", frameId: frame.id, context: "watch" })).result, "5");
     await dap.request("continue", { threadId: 1 });
     await dap.event("terminated");
   });

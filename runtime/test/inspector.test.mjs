@@ -246,6 +246,21 @@ describe("wait and break", () => {
     assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
   });
 
+  test("--inspect-brk on a CommonJS .ts entry that starts with a function declaration stops on the first statement, not inside the function", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "greet.ts"], { cwd: path.join(FIXTURES, "debug", "commonjs") });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Debugger.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const first = await client.event("Debugger.paused");
+    assert.equal(first.callFrames.filter((frame) => frame.functionName === "greet").length, 0, "greet has not been called");
+    const { location } = first.callFrames[0];
+    const { scriptSource } = await client.send("Debugger.getScriptSource", { scriptId: location.scriptId });
+    assert.match(scriptSource.split("\n")[location.lineNumber], /const who = "world"/, "the first statement that runs");
+    assert.equal(run.output.stdout, "");
+    client.resumeAndForget();
+    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "hello world\n"]);
+  });
+
   test("rt --inspect-wait run <script>: the debugger flag reaches the rt program the script starts (RT_INSPECT), not the runner", async (t) => {
     const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/from-script", "run", "dev"], { cwd: path.join(FIXTURES, "inspector-script") });
     const url = await run.banner;

@@ -170,6 +170,13 @@ export class Debuggee {
    */
   private async stepOut(cdp: CdpSession, frames: readonly CallFrame[]): Promise<void> {
     const top = frames[0]!;
+    if (top.returnValue) {
+      // Stopped on the return itself (a breakpoint or step landed on it): a breakpoint armed here
+      // would never be hit again in this call, so the value is already the one to keep.
+      this.lastReturnValue = top.returnValue;
+      await cdp.send("Debugger.stepOut").catch(ignoreIfClosed(cdp));
+      return;
+    }
     const { locations } = await cdp
       .send("Debugger.getPossibleBreakpoints", { start: top.location, restrictToFunction: true })
       .catch(() => ({ locations: [] as Protocol.Debugger.BreakLocation[] }));

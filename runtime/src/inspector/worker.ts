@@ -217,9 +217,8 @@ class EntryBreak {
  * a script's one statement, at line 0 column 0, is Node's wrapper function around the file. A
  * breakpoint on the file's first line (a client's, or the entry stop) resolves to that statement
  * and stops before the module's code has started: a step from there leaves the file. So a stop
- * there is resumed, hidden from the client, to a one-shot breakpoint just inside the wrapper's
- * opening brace, which V8 moves to the module's first statement; the client sees that stop,
- * with the breakpoints the first one hit.
+ * there is resumed, hidden from the client, to a one-shot breakpoint on the module's first
+ * statement; the client sees that stop, with the breakpoints the first one hit.
  */
 class CommonJsWrapperStops {
   /** Scripts that are CommonJS files. */
@@ -246,17 +245,26 @@ class CommonJsWrapperStops {
     if (message.params.reason === "instrumentation" || !top || top.lineNumber !== 0 || top.columnNumber !== 0 || !this.wrapped.has(top.scriptId)) return false;
     const next = { oneShot: undefined as string | undefined, hitBreakpoints: message.params.hitBreakpoints ?? [] };
     this.moving = next;
-    void this.post("Debugger.setBreakpoint", { location: { scriptId: top.scriptId, lineNumber: 0, columnNumber: commonJsBodyColumn() } }).then((result) => {
-      next.oneShot = result?.breakpointId;
-      this.resumeHidden();
-    });
+    void this.firstStatement(top.scriptId)
+      .then((location) => this.post("Debugger.setBreakpoint", { location }))
+      .then((result) => {
+        next.oneShot = result?.breakpointId;
+        this.resumeHidden();
+      });
     return true;
   }
-}
 
-/** Where the file's own text starts on the first line of a CommonJS module compiled as a script. */
-function commonJsBodyColumn(): number {
-  return (require("node:module") as { wrapper: readonly string[] }).wrapper[0]!.length;
+  /**
+   * The wrapper's first statement: its first break location, asked from inside its body but before
+   * the file's text, so that V8 lists the wrapper's own locations (a breakpoint set at the file's
+   * first column would land inside a function declared there, stopping on its first call).
+   */
+  private async firstStatement(scriptId: string): Promise<{ scriptId: string; lineNumber: number; columnNumber: number }> {
+    const bodyColumn = (require("node:module") as { wrapper: readonly string[] }).wrapper[0]!.length;
+    const possible = await this.post("Debugger.getPossibleBreakpoints", { start: { scriptId, lineNumber: 0, columnNumber: bodyColumn - 1 }, restrictToFunction: true });
+    const first = (possible?.locations as { lineNumber: number; columnNumber: number }[] | undefined)?.[0];
+    return { scriptId, lineNumber: first?.lineNumber ?? 0, columnNumber: first?.columnNumber ?? bodyColumn };
+  }
 }
 
 function bridge(client: WebSocket): void {
