@@ -80,6 +80,8 @@ await Promise.all([
       // Macros run in a process of their own, started by the transpiler or rt build.
       "macro-runner": "src/macros/runner.ts",
       serve: "src/serve/index.ts",
+      // The debugger stop policy, for the debug adapter (`rt/stop-policy`).
+      "stop-policy": "src/inspector/stop-policy.ts",
       sql: "src/stores/sql.ts",
       redis: "src/stores/redis.ts",
       installer: "src/install/installer.ts",

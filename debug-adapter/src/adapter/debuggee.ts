@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
+import { isHoldingStop, StopPolicy } from "rt/stop-policy";
 import type { CdpSession } from "../cdp/connection.js";
 import { Breakpoints } from "./breakpoints.js";
 import { consoleCategory, formatConsoleArgs } from "./console.js";
@@ -57,9 +58,8 @@ export class Debuggee {
   private nextFrameId: number;
   private hiddenResumes = 0;
   private expectResume = false;
-  private stepReason: "step" | "pause" | undefined;
-  /** Steps taken on the user's behalf through Node's and rt's code after a pause or step. */
-  private skippedSteps = 0;
+  /** Which stops the user sees; a pause or step goes on through Node's and rt's code. */
+  private readonly stops = new StopPolicy<CallFrame>((frame) => !this.isInternalFrame(frame));
   private readonly scriptWork = new Map<string, Promise<void>>();
   private entry: { pending: boolean; target: string | boolean; breakpointId?: string } = { pending: false, target: false };
   private pauseOnExceptions: "none" | "uncaught" | "all" = "none";
@@ -147,6 +147,7 @@ export class Debuggee {
 
   async resume(): Promise<void> {
     this.expectResume = true;
+    this.stops.asked(undefined);
     const cdp = this.requireConnection();
     // A program that runs to its end may close the connection before answering.
     await cdp.send("Debugger.resume", {}).catch(ignoreIfClosed(cdp));
@@ -156,7 +157,7 @@ export class Debuggee {
     const cdp = this.requireConnection();
     if (!this.paused) throw new Error("the program is not paused");
     this.expectResume = true;
-    this.stepReason = "step";
+    this.stops.asked("step");
     if (kind === "over") await cdp.send("Debugger.stepOver", {}).catch(ignoreIfClosed(cdp));
     else if (kind === "into") await cdp.send("Debugger.stepInto", {}).catch(ignoreIfClosed(cdp));
     else await this.stepOut(cdp, this.paused.event.callFrames);
@@ -200,7 +201,7 @@ export class Debuggee {
   }
 
   async pause(): Promise<void> {
-    this.stepReason = "pause";
+    this.stops.asked("pause");
     await this.requireConnection().send("Debugger.pause");
   }
 
@@ -336,86 +337,37 @@ export class Debuggee {
   }
 
   private async onPaused(cdp: CdpSession, event: Protocol.Debugger.PausedEvent): Promise<void> {
-    if (event.reason === "instrumentation") {
-      // A script is about to run: its breakpoints are set (scriptParsed came first), then on.
-      const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId ?? event.callFrames[0]?.location.scriptId;
-      await (scriptId ? this.scriptWork.get(scriptId) : undefined)?.catch(() => {});
-      const script = scriptId ? this.sources.get(scriptId) : undefined;
-      if (this.entry.pending && script && this.isEntry(script) && event.callFrames[0]) {
-        // Steps don't work from an instrumentation stop: a breakpoint on the same spot is the entry stop.
-        this.entry.pending = false;
-        const result = await cdp.send("Debugger.setBreakpoint", { location: event.callFrames[0].location }).catch(() => undefined);
-        this.entry.breakpointId = result?.breakpointId;
-        await cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: "beforeScriptWithSourceMapExecution" }).catch(() => {});
-      }
-      this.hiddenResumes++;
-      await cdp.send("Debugger.resume", {}).catch(() => {});
-      return;
+    if (isHoldingStop(event)) {
+      if (event.reason === "instrumentation") await this.beforeScript(cdp, event);
+      // (Otherwise a worker that waited for its debugger, at its first statement.)
+      return this.hide(cdp, "Debugger.resume");
     }
     const hitIds = event.hitBreakpoints ?? [];
-    if (this.threadId !== MAIN_THREAD_ID && (event.reason as string) === "Break on start") {
-      // A worker started with waitForDebuggerOnStart stops at its first statement: not the user's stop.
-      this.hiddenResumes++;
-      await cdp.send("Debugger.resume", {}).catch(() => {});
-      return;
-    }
     if (this.returnBreakpoints) {
       const returning = hitIds.some((id) => this.returnBreakpoints!.ids.includes(id));
-      if (returning && event.callFrames.length !== this.returnBreakpoints.depth) {
-        // The same function, deeper in a recursion: not the call being stepped out of.
-        this.hiddenResumes++;
-        await cdp.send("Debugger.resume", {}).catch(() => {});
-        return;
-      }
+      // The same function deeper in a recursion is not the call being stepped out of.
+      if (returning && event.callFrames.length !== this.returnBreakpoints.depth) return this.hide(cdp, "Debugger.resume");
       await this.clearReturnBreakpoints(cdp);
       if (returning && hitIds.every((id) => !this.breakpoints.isUserBreakpoint(id))) {
         this.lastReturnValue = event.callFrames[0]?.returnValue;
-        this.hiddenResumes++;
-        await cdp.send("Debugger.stepOut").catch(() => {});
-        return;
+        return this.hide(cdp, "Debugger.stepOut");
       }
     }
-    const top = event.callFrames[0];
-    const userAsked = this.stepReason !== undefined && hitIds.length === 0 && (event.reason === "other" || (event.reason as string) === "step");
-    if (userAsked && top && this.skippedSteps < MAX_SKIPPED_STEPS && this.isInternalFrame(top)) {
-      // Pause or a step stopped in Node's or rt's code: called by the program (a Node API, an
-      // import), back out to it; else (Node's timers between two ticks) on into the program's
-      // next statement.
-      this.skippedSteps++;
-      this.hiddenResumes++;
-      const calledByProgram = event.callFrames.some((frame) => !this.isInternalFrame(frame));
-      await cdp.send(calledByProgram ? "Debugger.stepOut" : "Debugger.stepInto").catch(() => {});
-      return;
-    }
-    this.skippedSteps = 0;
+    const decision = this.stops.decide(event);
+    if ("hide" in decision) return this.hide(cdp, HIDDEN_STOP[decision.hide]);
     let reason: DebugProtocol.StoppedEvent["body"]["reason"];
     if (this.entry.breakpointId && hitIds.includes(this.entry.breakpointId)) {
       await cdp.send("Debugger.removeBreakpoint", { breakpointId: this.entry.breakpointId }).catch(() => {});
       this.entry.breakpointId = undefined;
       reason = "entry";
     } else if (hitIds.length > 0) {
-      const { shouldStop } = this.breakpoints.hit(hitIds);
-      if (!shouldStop) {
-        this.hiddenResumes++;
-        await cdp.send("Debugger.resume", {}).catch(() => {});
-        return;
-      }
+      if (!this.breakpoints.hit(hitIds).shouldStop) return this.hide(cdp, "Debugger.resume");
       reason = "breakpoint";
     } else if (event.reason === "exception" || event.reason === "promiseRejection") {
-      // A caught exception inside Node or rt (a transpiler-cache miss, a resolution attempt) is not the user's.
-      // (Blackboxing can't say so: in Node 24, V8 ignores Debugger.setBlackboxPatterns and
-      // setBlackboxedRanges for Node's built-in modules; steps still enter node:path with "^node:".)
-      const caught = (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
-      if (caught && top && this.isInternalFrame(top)) {
-        this.hiddenResumes++;
-        await cdp.send("Debugger.resume", {}).catch(() => {});
-        return;
-      }
       reason = "exception";
     } else {
-      reason = this.stepReason ?? (event.reason === "other" ? "debugger statement" : "pause");
+      reason = decision.show ?? (event.reason === "other" ? "debugger statement" : "pause");
     }
-    this.stepReason = undefined;
     const frames = new Map<number, CallFrame>();
     for (const frame of event.callFrames) frames.set(this.nextFrameId++, frame);
     if (event.callFrames[0]?.returnValue) this.lastReturnValue = event.callFrames[0].returnValue;
@@ -431,6 +383,26 @@ export class Debuggee {
       body.hitBreakpointIds = this.breakpoints.all().filter((b) => [...b.v8Ids].some((id) => hitIds.includes(id))).map((b) => b.id);
     }
     this.events.stopped(body);
+  }
+
+  /** A script is about to run: its breakpoints are set (scriptParsed came first), and the entry stop armed. */
+  private async beforeScript(cdp: CdpSession, event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId ?? event.callFrames[0]?.location.scriptId;
+    await (scriptId ? this.scriptWork.get(scriptId) : undefined)?.catch(() => {});
+    const script = scriptId ? this.sources.get(scriptId) : undefined;
+    if (this.entry.pending && script && this.isEntry(script) && event.callFrames[0]) {
+      // Steps don't work from an instrumentation stop: a breakpoint on the same spot is the entry stop.
+      this.entry.pending = false;
+      const result = await cdp.send("Debugger.setBreakpoint", { location: event.callFrames[0].location }).catch(() => undefined);
+      this.entry.breakpointId = result?.breakpointId;
+      await cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: "beforeScriptWithSourceMapExecution" }).catch(() => {});
+    }
+  }
+
+  /** Moves on from a stop the user does not see (nor the `resumed` event that follows it). */
+  private async hide(cdp: CdpSession, move: (typeof HIDDEN_STOP)[keyof typeof HIDDEN_STOP]): Promise<void> {
+    this.hiddenResumes++;
+    await cdp.send(move).catch(() => {});
   }
 
   private onResumed(): void {
@@ -533,8 +505,7 @@ export class Debuggee {
   }
 }
 
-/** How far a pause or step goes on through Node's and rt's code before it stops there anyway. */
-const MAX_SKIPPED_STEPS = 1000;
+const HIDDEN_STOP = { resume: "Debugger.resume", stepOut: "Debugger.stepOut", stepInto: "Debugger.stepInto" } as const;
 
 function ignoreIfClosed(cdp: CdpSession): (error: unknown) => void {
   return (error) => {

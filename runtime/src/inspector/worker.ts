@@ -16,6 +16,7 @@ import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
 import { FLUSH_MARKER, STATE, type InspectorSettings } from "./shared.js";
+import { isCommonJsWrapperStop, isHoldingStop } from "./stop-policy.js";
 
 declare const RT_VERSION: string;
 
@@ -195,7 +196,7 @@ class EntryBreak {
       this.firstStatement = undefined;
       return false;
     }
-    if (message.params.reason !== "instrumentation" || !this.instrumentation) return false;
+    if (!isHoldingStop(message.params) || !this.instrumentation) return false;
     if (message.params.data?.url === data.entryUrl) {
       // Steps don't work from an instrumentation stop: go on to a breakpoint on the same spot.
       void this.post("Debugger.removeInstrumentationBreakpoint", { breakpointId: this.instrumentation });
@@ -241,8 +242,8 @@ class CommonJsWrapperStops {
       message.params.hitBreakpoints = [...moving.hitBreakpoints, ...message.params.hitBreakpoints.filter((id: string) => id !== moving.oneShot)];
       return false;
     }
-    const top = message.params.callFrames[0]?.location;
-    if (message.params.reason === "instrumentation" || !top || top.lineNumber !== 0 || top.columnNumber !== 0 || !this.wrapped.has(top.scriptId)) return false;
+    if (!isCommonJsWrapperStop(message.params, (scriptId) => this.wrapped.has(scriptId))) return false;
+    const top = message.params.callFrames[0].location;
     const next = { oneShot: undefined as string | undefined, hitBreakpoints: message.params.hitBreakpoints ?? [] };
     this.moving = next;
     void this.firstStatement(top.scriptId)

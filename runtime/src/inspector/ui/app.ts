@@ -1,6 +1,7 @@
 // rt's web debugger: the page the inspector serves at http://<host>:<port>/#<host>:<port>/<id>.
 // Source view with gutter breakpoints, paused-line highlight, variables, console, stepping.
 import { CdpConnection } from "./cdp.js";
+import { StopPolicy } from "../stop-policy.js";
 import { decodeInlineMap, generatedLocation, originalLine, type Script } from "./scripts.js";
 
 interface CallFrame {
@@ -32,10 +33,8 @@ const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void
 const scripts = new Map<string, Script>();
 /** The URLs of the rest (Node's, rt's, node_modules), named when the program stops in one. */
 const otherScripts = new Map<string, string>();
-/** Set by Pause and the steps: a stop outside the program's scripts steps on (see Debugger.paused). */
-let seekingProgram: "pause" | "step" | undefined;
-let skippedSteps = 0;
-const MAX_SKIPPED_STEPS = 1000;
+/** Which stops the page shows: after Pause or a step, one outside the program's scripts steps on. */
+const stops = new StopPolicy<CallFrame>((frame) => scripts.has(frame.location.scriptId));
 /** URL prefixes of rt's own files (launcher, bundle), which the file list leaves out. */
 let internalPrefixes: string[] = [];
 /** Breakpoints by script URL and original line, kept across reconnects. */
@@ -81,22 +80,17 @@ cdp.on("Debugger.scriptParsed", async (params: { scriptId: string; url: string; 
   if (!current || current.url === script.url) show(script);
 });
 
-cdp.on("Debugger.paused", async (params: { callFrames: CallFrame[]; reason: string }) => {
+cdp.on("Debugger.paused", async (params: { callFrames: CallFrame[]; reason: string; hitBreakpoints?: string[]; data?: unknown }) => {
+  const decision = stops.decide(params);
+  if ("hide" in decision) {
+    void cdp.send({ resume: "Debugger.resume", stepOut: "Debugger.stepOut", stepInto: "Debugger.stepInto" }[decision.hide]);
+    return;
+  }
   pausedFrame = params.callFrames[0];
   if (!pausedFrame) return;
   const script = scripts.get(pausedFrame.location.scriptId);
-  if (!script && seekingProgram && skippedSteps < MAX_SKIPPED_STEPS) {
-    // Pause or a step stopped in code that is not the program's (Node's, rt's, node_modules):
-    // called by the program (a Node API, an import), back out to it; else (Node's timers between
-    // two ticks) on into the program's next statement.
-    skippedSteps++;
-    const calledByProgram = params.callFrames.some((frame) => scripts.has(frame.location.scriptId));
-    void cdp.send(calledByProgram ? "Debugger.stepOut" : "Debugger.stepInto");
-    return;
-  }
   // After steps of our own, the stop is still the one the user asked for.
-  const reason = skippedSteps > 0 && seekingProgram ? seekingProgram : params.reason;
-  seekingProgram = undefined;
+  const reason = decision.show ?? params.reason;
   const line = script ? originalLine(script, pausedFrame.location) : pausedFrame.location.lineNumber + 1;
   const where = script ? script.url.split("/").pop() : (otherScripts.get(pausedFrame.location.scriptId) ?? "?");
   setStatus(`Paused at ${where}:${line} (${reason})`, true);
@@ -263,8 +257,7 @@ const controls: Record<string, string> = {
   "step-out": "Debugger.stepOut",
 };
 function control(method: string): void {
-  seekingProgram = method === "Debugger.resume" ? undefined : method === "Debugger.pause" ? "pause" : "step";
-  skippedSteps = 0;
+  stops.asked(method === "Debugger.resume" ? undefined : method === "Debugger.pause" ? "pause" : "step");
   void cdp.send(method).catch((error) => log(String(error), "error"));
 }
 for (const [id, method] of Object.entries(controls)) element(id).onclick = () => control(method);
