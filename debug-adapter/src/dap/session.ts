@@ -1,16 +1,18 @@
 // The Debug Adapter Protocol side: DAP requests in, answers and events out, each request with a
 // bounded time and an error answer the user can act on. Usable inline (the extension wraps it in
 // a DebugAdapterInlineImplementation) and over stdio (main.ts).
-import type { ChildProcess } from "node:child_process";
 import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent, ThreadEvent } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { CdpConnection, trace, type CdpSession, type WorkerInfo } from "../cdp/connection.js";
-import { WorkerSession } from "../cdp/worker.js";
-import type { AttachArguments, LaunchArguments, RestartPolicy } from "../configuration.js";
+import type { WorkerInfo } from "../cdp/connection.js";
+import type { WorkerSession } from "../cdp/worker.js";
+import type { AttachArguments, LaunchArguments } from "../configuration.js";
 import { Debuggee, MAIN_THREAD_ID, threadOf, type DebuggeeEvents } from "../adapter/debuggee.js";
-import { isInternal } from "../adapter/internal.js";
-import { attachUrl } from "../targets/attach.js";
-import { NotifyChannel, planLaunch, spawnRt, terminateProcess, type Announcement, type LaunchPlan } from "../targets/launch.js";
+import { AttachedProgram } from "../targets/attach.js";
+import { LaunchedProgram } from "../targets/launched.js";
+import type { LaunchPlan } from "../targets/launch.js";
+import type { DebugTarget, MainConnection, TargetEvents } from "../targets/target.js";
+import { followWorkers } from "../targets/workers.js";
+import { withTimeout } from "../timeout.js";
 
 export interface RtDebugSessionOptions {
   /** The rt used when a launch configuration names none (default: `rt` on PATH). */
@@ -20,18 +22,10 @@ export interface RtDebugSessionOptions {
 /** Every request answers within this time (a launch waits longer: rt may have to start). */
 const REQUEST_TIMEOUT_MS = 15_000;
 const LAUNCH_TIMEOUT_MS = 30_000;
-/** How long rt may take to report in after it was started. */
-const ANNOUNCE_TIMEOUT_MS = 20_000;
 /** How long a launch waits for the client's configurationDone before letting the program run. */
 const CONFIGURATION_TIMEOUT_MS = 10_000;
 
 const ERROR_ID = 4000;
-
-const INSPECTOR_BANNER = /-+ rt inspector -+\n[\s\S]*?-+ rt inspector -+\n/;
-
-type Target =
-  | { readonly kind: "launch"; readonly args: LaunchArguments; plan: LaunchPlan; child?: ChildProcess; pid?: number; notify?: NotifyChannel; ended: boolean }
-  | { readonly kind: "attach"; readonly args: AttachArguments; url: string };
 
 export class RtDebugSession extends DebugSession {
   private readonly debuggee = new Debuggee(this.eventsOf(MAIN_THREAD_ID));
@@ -41,11 +35,10 @@ export class RtDebugSession extends DebugSession {
   /** What the client asked for, so that each new worker gets it too. */
   private readonly breakpointSpecs = new Map<string, DebugProtocol.SourceBreakpoint[]>();
   private exceptionFilters: string[] = [];
-  private target: Target | undefined;
+  private target: DebugTarget | undefined;
   private configured!: Promise<void>;
   private markConfigured!: () => void;
   private terminatedSent = false;
-  private stopping = false;
 
   constructor(private readonly options: RtDebugSessionOptions = {}) {
     super();
@@ -193,25 +186,17 @@ export class RtDebugSession extends DebugSession {
   // --- lifecycle ---------------------------------------------------------------------------
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
-    this.handle(response, () => this.stopProgram());
+    this.handle(response, async () => this.target?.stop());
   }
 
   protected override restartRequest(response: DebugProtocol.RestartResponse): void {
     this.handle(
       response,
       async () => {
-        const target = this.target;
-        if (!target) throw new Error("nothing to restart: the session has not started");
-        if (target.kind === "launch") {
-          this.stopping = true;
-          await this.stopProgram();
-          target.notify?.close();
-          this.stopping = false;
-          await this.launch(target.args, true);
-        } else {
-          this.debuggee.connected?.close();
-          await this.connectAttached(target, true);
-        }
+        if (!this.target) throw new Error("nothing to restart: the session has not started");
+        this.terminatedSent = false;
+        await this.target.restart();
+        await this.debuggee.run();
       },
       LAUNCH_TIMEOUT_MS,
     );
@@ -219,108 +204,54 @@ export class RtDebugSession extends DebugSession {
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
     this.handle(response, async () => {
-      const target = this.target;
-      this.stopping = true;
-      if (target?.kind === "launch" && args.terminateDebuggee !== false) {
-        await this.stopProgram();
-      } else {
-        // Leave the program running: Debugger.disable drops this client's breakpoints and lets
-        // a paused program go (so it can't stop again before the hang-up is seen), then hang up.
-        const cdp = this.debuggee.connected;
-        if (cdp) {
-          await cdp.send("Debugger.disable").catch(() => {});
-          cdp.close();
-        }
-      }
-      if (target?.kind === "launch") target.notify?.close();
+      // A launched program ends unless the client says otherwise; an attached one is left running.
+      await this.target?.disconnect(this.target instanceof LaunchedProgram && args.terminateDebuggee !== false);
       return {};
     });
   }
 
   // --- targets -----------------------------------------------------------------------------
 
-  private async launch(args: LaunchArguments, restarting = false): Promise<void> {
-    trace?.("launch requested");
-    const plan = planLaunch(args, this.options.runtimeExecutable);
-    const target: Target & { kind: "launch" } = { kind: "launch", args, plan, ended: false };
+  private async launch(args: LaunchArguments): Promise<void> {
+    await this.startTarget(new LaunchedProgram(args, this.options.runtimeExecutable, this.targetEvents(), (plan) => this.runInTerminal(plan)));
+  }
+
+  private async attach(args: AttachArguments): Promise<void> {
+    await this.startTarget(new AttachedProgram(args, this.targetEvents()));
+  }
+
+  /** Starts the target; the program runs once the client has set its breakpoints (configurationDone). */
+  private async startTarget(target: DebugTarget): Promise<void> {
     this.target = target;
     this.terminatedSent = false;
-    if (plan.notifyPath) target.notify = await NotifyChannel.open(plan.notifyPath);
-    let giveUp!: (reason: string) => void;
-    const gaveUp = new Promise<string>((resolve) => (giveUp = resolve));
-    if (args.console === "integratedTerminal") {
-      const processId = await this.runInTerminal(plan);
-      if (processId) target.pid = processId;
-      if (args.noDebug) return;
-    } else {
-      trace?.(`starting ${plan.executable} ${plan.args.join(" ")}`);
-      const child = spawnRt(plan);
-      target.child = child;
-      target.pid = child.pid;
-      let stderrTail = "";
-      child.stdout!.setEncoding("utf8").on("data", (text: string) => this.sendEvent(new OutputEvent(text, "stdout")));
-      child.stderr!.setEncoding("utf8").on("data", (text: string) => {
-        stderrTail = (stderrTail + text).slice(-2000);
-        // rt's banner is for people reading a terminal: here the adapter is the client.
-        const shown = text.replace(INSPECTOR_BANNER, "");
-        if (shown) this.sendEvent(new OutputEvent(shown, "stderr"));
-      });
-      child.stdin!.on("error", () => {});
-      child.once("error", (error) => giveUp(`cannot start ${plan.executable}: ${error.message}`));
-      child.once("close", (code, signal) => {
-        target.ended = true;
-        const lastLine = stderrTail.replace(INSPECTOR_BANNER, "").trim().split("\n").pop();
-        giveUp(`rt exited ${signal ? `on ${signal}` : `with code ${code}`} before the debugger could attach${lastLine ? `: ${lastLine}` : ""}`);
-        if (this.target !== target || this.stopping) return;
-        this.sendEvent(new ExitedEvent(code ?? 128 + signalNumber(signal)));
-        this.sendTerminated();
-      });
-    }
-    if (args.noDebug || !target.notify) return;
-    const timer = setTimeout(() => giveUp(`rt did not report its debugger address within ${ANNOUNCE_TIMEOUT_MS / 1000} s`), ANNOUNCE_TIMEOUT_MS);
-    try {
-      const announcement = await target.notify.next(gaveUp);
-      trace?.(`rt reported in: ${announcement.url}`);
-      await this.connectLaunched(target, announcement, true);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!restarting) await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).catch(() => {});
+    await target.start();
+    // (Nothing to wait for without a debugger: noDebug.)
+    if (!this.debuggee.connected) return;
+    await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).catch(() => {});
     await this.debuggee.run();
   }
 
-  private async connectLaunched(target: Target & { kind: "launch" }, announcement: Announcement, first: boolean): Promise<void> {
-    const cdp = await CdpConnection.connect(announcement.url);
-    if (!target.child) target.pid = announcement.pid;
-    await this.debuggee.attach(cdp, { stopOnEntry: first && target.args.stopOnEntry ? (target.plan.entry ?? true) : false, ownsStderr: target.child !== undefined });
-    this.followWorkers(cdp);
-    cdp.onClose(() => void this.launchedConnectionClosed(target, cdp));
+  private targetEvents(): TargetEvents {
+    return {
+      connected: (connection) => this.connected(connection),
+      disconnected: () => {
+        const wasPaused = this.debuggee.isPaused;
+        this.debuggee.detached();
+        if (wasPaused) this.sendEvent({ event: "continued", body: { threadId: MAIN_THREAD_ID, allThreadsContinued: true }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent);
+      },
+      reattached: async (message) => {
+        await this.debuggee.run();
+        this.sendEvent(new OutputEvent(message, "console"));
+      },
+      output: (text, category) => this.sendEvent(new OutputEvent(text, category)),
+      exited: (exitCode) => this.sendEvent(new ExitedEvent(exitCode)),
+      ended: () => this.sendTerminated(),
+    };
   }
 
-  /** The program ended or (watchMode) restarted: reattach to the next one, or end the session. */
-  private async launchedConnectionClosed(target: Target & { kind: "launch" }, cdp: CdpConnection): Promise<void> {
-    if (this.debuggee.connected && this.debuggee.connected !== cdp) return;
-    const wasPaused = this.debuggee.isPaused;
-    this.debuggee.detached();
-    if (wasPaused) this.sendEvent({ event: "continued", body: { threadId: MAIN_THREAD_ID, allThreadsContinued: true }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent);
-    if (this.target !== target || this.stopping) return;
-    if (!target.args.watchMode || !target.notify || target.ended) {
-      if (!target.child) this.sendTerminated();
-      return;
-    }
-    let giveUp!: (reason: string) => void;
-    const ended = new Promise<string>((resolve) => (giveUp = resolve));
-    target.child?.once("close", () => giveUp("the program ended"));
-    try {
-      // Waits as long as the watcher does: the next restart comes when a file changes.
-      const announcement = await target.notify.next(ended);
-      if (this.target !== target || this.stopping) return;
-      await this.connectLaunched(target, announcement, false);
-      await this.debuggee.run();
-      this.sendEvent(new OutputEvent("rt: the program restarted; the debugger reattached\n", "console"));
-    } catch {
-      // The supervisor ended, or the new program went away before we attached.
-    }
+  private async connected({ cdp, stopOnEntry, ownsStderr }: MainConnection): Promise<void> {
+    await this.debuggee.attach(cdp, { stopOnEntry, ownsStderr });
+    followWorkers(cdp, (session, info) => void this.workerStarted(session, info));
   }
 
   private runInTerminal(plan: LaunchPlan): Promise<number | undefined> {
@@ -336,88 +267,10 @@ export class RtDebugSession extends DebugSession {
     });
   }
 
-  private async attach(args: AttachArguments): Promise<void> {
-    const target: Target & { kind: "attach" } = { kind: "attach", args, url: await attachUrl(args) };
-    this.target = target;
-    await this.connectAttached(target, false);
-    await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).catch(() => {});
-    await this.debuggee.run();
-  }
-
-  private async connectAttached(target: Target & { kind: "attach" }, retry: boolean): Promise<void> {
-    const policy: RestartPolicy = typeof target.args.restart === "object" ? target.args.restart : {};
-    const attempts = retry ? (policy.maxAttempts ?? 10) : 1;
-    let delay = policy.delayMs ?? 200;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // By port, a restarted program may have a new session id: ask /json/list again.
-        const url = retry && target.args.port !== undefined && !target.args.url ? await attachUrl(target.args) : target.url;
-        const cdp = await CdpConnection.connect(url, 5000);
-        await this.debuggee.attach(cdp, { ownsStderr: false });
-        this.followWorkers(cdp);
-        cdp.onClose(() => void this.attachedConnectionClosed(target, cdp));
-        if (retry) await this.debuggee.run();
-        return;
-      } catch (error) {
-        if (attempt >= attempts) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 5000);
-      }
-    }
-  }
-
-  private async attachedConnectionClosed(target: Target & { kind: "attach" }, cdp: CdpConnection): Promise<void> {
-    if (this.debuggee.connected && this.debuggee.connected !== cdp) return;
-    this.debuggee.detached();
-    if (this.target !== target || this.stopping) return;
-    if (target.args.restart) {
-      try {
-        await this.connectAttached(target, true);
-        this.sendEvent(new OutputEvent("rt: reattached to the restarted program\n", "console"));
-        return;
-      } catch {
-        // Gave up: the session ends.
-      }
-    }
-    this.sendTerminated();
-  }
-
-  /** Ends a launched program (SIGTERM, then SIGKILL); an attached one is only left. */
-  private async stopProgram(): Promise<void> {
-    const target = this.target;
-    if (target?.kind !== "launch") {
-      this.debuggee.connected?.close();
-      return;
-    }
-    const pid = target.child?.pid ?? target.pid;
-    if (target.child && !target.ended) {
-      const closed = new Promise<void>((resolve) => target.child!.once("close", () => resolve()));
-      await terminateProcess(pid!);
-      await withTimeout(closed, 3000).catch(() => {});
-    } else if (pid) {
-      await terminateProcess(pid);
-      this.sendTerminated();
-    }
-  }
-
   // --- worker threads ----------------------------------------------------------------------
 
-  /**
-   * Worker threads become threads of their own: each waits at its start until its breakpoints
-   * are set (NodeWorker.enable with waitForDebuggerOnStart). rt's own inspector thread is left alone.
-   */
-  private followWorkers(cdp: CdpSession): void {
-    cdp.on("NodeWorker.attachedToWorker", ({ sessionId, workerInfo }) => void this.workerStarted(cdp, sessionId, workerInfo));
-    // Not awaited: commands run in order, so it is in force before the program is let go.
-    void cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true }).catch(() => {});
-  }
-
-  private async workerStarted(parent: CdpSession, sessionId: string, info: WorkerInfo): Promise<void> {
-    const session = new WorkerSession(parent, sessionId);
-    if (isInternal(info.url)) {
-      session.close();
-      return;
-    }
+  /** A worker thread becomes a thread of its own, with every breakpoint set before it runs. */
+  private async workerStarted(session: WorkerSession, info: WorkerInfo): Promise<void> {
     const threadId = this.nextThreadId++;
     const debuggee = new Debuggee(this.eventsOf(threadId), threadId);
     this.workers.set(threadId, { debuggee, info });
@@ -485,33 +338,7 @@ export class RtDebugSession extends DebugSession {
   }
 
   override shutdown(): void {
-    const target = this.target;
-    if (target?.kind === "launch") {
-      target.notify?.close();
-      if (target.child && !target.ended) target.child.kill("SIGKILL");
-    }
+    this.target?.dispose();
     super.shutdown();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message = `no answer within ${ms} ms`): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
-function signalNumber(signal: NodeJS.Signals | null): number {
-  if (!signal) return 0;
-  const { constants } = require("node:os") as typeof import("node:os");
-  return constants.signals[signal] ?? 0;
 }

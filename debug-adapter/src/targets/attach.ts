@@ -1,11 +1,90 @@
 // Attaching to an rt already running with --inspect: by WebSocket URL, or by port through the
 // inspector's /json/list. Only this machine unless allowRemote (a debugger can run any code).
+// With `restart`, a connection that closes (the program restarted) is made again.
 import { get } from "node:http";
-import type { AttachArguments } from "../configuration.js";
+import { CdpConnection } from "../cdp/connection.js";
+import type { AttachArguments, RestartPolicy } from "../configuration.js";
+import { hangUp, type DebugTarget, type TargetEvents } from "./target.js";
 
 export class AttachError extends Error {}
 
 const DISCOVERY_TIMEOUT_MS = 5000;
+
+export class AttachedProgram implements DebugTarget {
+  private url: string | undefined;
+  private connection: CdpConnection | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly args: AttachArguments,
+    private readonly events: TargetEvents,
+  ) {}
+
+  async start(): Promise<void> {
+    this.url = await attachUrl(this.args);
+    await this.connect(false);
+  }
+
+  /** Only this adapter's connection ends: the program is not ours to stop. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.connection?.close();
+  }
+
+  async restart(): Promise<void> {
+    const previous = this.connection;
+    this.connection = undefined;
+    previous?.close();
+    await this.connect(true);
+  }
+
+  async disconnect(): Promise<void> {
+    this.stopping = true;
+    if (this.connection) await hangUp(this.connection);
+  }
+
+  dispose(): void {
+    this.stopping = true;
+    this.connection?.close();
+  }
+
+  private async connect(retry: boolean): Promise<void> {
+    const policy: RestartPolicy = typeof this.args.restart === "object" ? this.args.restart : {};
+    const attempts = retry ? (policy.maxAttempts ?? 10) : 1;
+    let delay = policy.delayMs ?? 200;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // By port, a restarted program may have a new session id: ask /json/list again.
+        const url = retry && this.args.port !== undefined && !this.args.url ? await attachUrl(this.args) : this.url!;
+        const cdp = await CdpConnection.connect(url, 5000);
+        this.connection = cdp;
+        await this.events.connected({ cdp, first: !retry, stopOnEntry: false, ownsStderr: false });
+        cdp.onClose(() => void this.connectionClosed(cdp));
+        return;
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+  }
+
+  private async connectionClosed(cdp: CdpConnection): Promise<void> {
+    if (this.connection !== cdp) return;
+    this.events.disconnected();
+    if (this.stopping) return;
+    if (this.args.restart) {
+      try {
+        await this.connect(true);
+        await this.events.reattached("rt: reattached to the restarted program\n");
+        return;
+      } catch {
+        // Gave up: the session ends.
+      }
+    }
+    this.events.ended();
+  }
+}
 
 /** The WebSocket URL to connect to, checked against the loopback rule. */
 export async function attachUrl(args: AttachArguments): Promise<string> {
