@@ -27,6 +27,11 @@ export const LAUNCH_ATTRIBUTES = {
   watchMode: { type: ["boolean", "string"], enum: ["watch", "hot"], description: "Run with --watch (true or \"watch\": restart on change, the debugger reattaches) or --hot.", default: false },
   console: { type: "string", enum: ["internalConsole", "integratedTerminal"], description: "Where the program's output goes: the Debug Console or the integrated terminal.", default: "internalConsole" },
   noDebug: { type: "boolean", description: "Run without debugging.", default: false },
+  autoAttachChildProcesses: {
+    type: "boolean",
+    description: "Debug the rt processes the program starts (fork, cluster.fork, spawn of process.execPath, `rt` in a script), each as a child session with the same breakpoints.",
+    default: true,
+  },
 } as const satisfies Record<string, Attribute>;
 
 export const ATTACH_ATTRIBUTES = {
@@ -66,7 +71,12 @@ export interface RestartPolicy {
   delayMs?: number;
 }
 
-export type AttachArguments = DebugProtocol.AttachRequestArguments & Omit<FromTable<typeof ATTACH_ATTRIBUTES>, "restart"> & { restart?: boolean | RestartPolicy };
+export type AttachArguments = DebugProtocol.AttachRequestArguments &
+  Omit<FromTable<typeof ATTACH_ATTRIBUTES>, "restart"> & {
+    restart?: boolean | RestartPolicy;
+    /** Set by the adapter for a child process's session (not a user setting): the process it may end. */
+    __childProcessId?: number;
+  };
 
 /** `configurationAttributes` as a package.json debugger contribution wants it. */
 export function configurationAttributes() {

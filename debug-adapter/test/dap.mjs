@@ -1,6 +1,8 @@
 // A small DAP client over stdio, as an editor is: starts the standalone adapter
-// (dist/main.cjs), sends requests, collects events, and answers the adapter's runInTerminal
-// request by starting the command itself (as VS Code's integrated terminal would).
+// (dist/main.cjs), sends requests, collects events, answers the adapter's runInTerminal request
+// by starting the command itself (as VS Code's integrated terminal would) and its startDebugging
+// request by starting a child session: another adapter, attached with the configuration given and
+// the same breakpoints (as VS Code does for a child process).
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -16,7 +18,7 @@ export class DapClient {
     const child = spawn(process.execPath, [ADAPTER], { stdio: ["pipe", "pipe", "pipe"] });
     if (process.env.RT_DEBUG_ADAPTER_TRACE) child.stderr.pipe(process.stderr);
     const client = new DapClient(child);
-    t.after(() => client.close());
+    t?.after(() => client.close());
     return client;
   }
 
@@ -27,6 +29,10 @@ export class DapClient {
     this.events = [];
     this.waiters = [];
     this.terminals = [];
+    /** Child sessions the adapter asked for (startDebugging), in order. */
+    this.children = [];
+    this.childWaiters = [];
+    this.breakpoints = {};
     this.adapterStderr = "";
     let buffer = Buffer.alloc(0);
     child.stderr.on("data", (chunk) => (this.adapterStderr += chunk));
@@ -65,6 +71,12 @@ export class DapClient {
       terminal.stderr.setEncoding("utf8").on("data", (chunk) => (output.stderr += chunk));
       this.terminals.push({ process: terminal, output });
       this.send({ type: "response", request_seq: message.seq, command: "runInTerminal", success: true, body: { processId: terminal.pid } });
+    } else if (message.type === "request" && message.command === "startDebugging") {
+      const child = DapClient.start();
+      const started = child.start(message.arguments.request, message.arguments.configuration, { breakpoints: this.breakpoints });
+      this.children.push({ session: child, configuration: message.arguments.configuration, started });
+      this.childWaiters.splice(0).forEach((wake) => wake());
+      this.send({ type: "response", request_seq: message.seq, command: "startDebugging", success: true });
     }
   }
 
@@ -122,7 +134,16 @@ export class DapClient {
 
   /** initialize, then launch/attach with the given breakpoints set before configurationDone. */
   async start(command, args, { breakpoints = {}, exceptionFilters } = {}) {
-    await this.request("initialize", { adapterID: "rt", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path", supportsRunInTerminalRequest: true, supportsVariablePaging: true });
+    this.breakpoints = breakpoints;
+    await this.request("initialize", {
+      adapterID: "rt",
+      linesStartAt1: true,
+      columnsStartAt1: true,
+      pathFormat: "path",
+      supportsRunInTerminalRequest: true,
+      supportsStartDebuggingRequest: true,
+      supportsVariablePaging: true,
+    });
     const started = this.raw(command, args);
     await this.event("initialized");
     const set = {};
@@ -149,7 +170,21 @@ export class DapClient {
     return stackFrames[0];
   }
 
+  /** The `index`th child session (0-based) once the adapter asked for it: { session, configuration, started }. */
+  async childSession(index = 0, timeout = 30_000) {
+    const deadline = Date.now() + timeout;
+    while (!this.children[index]) {
+      if (Date.now() > deadline) throw new Error(`no child session ${index} within ${timeout} ms; output so far:\n${this.output()}`);
+      await new Promise((resolve) => {
+        this.childWaiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+    return this.children[index];
+  }
+
   close() {
+    for (const { session } of this.children) session.close();
     for (const terminal of this.terminals) terminal.process.kill("SIGKILL");
     if (this.child.exitCode === null) {
       this.raw("disconnect", { terminateDebuggee: true }, 5000)

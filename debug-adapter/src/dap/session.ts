@@ -8,8 +8,9 @@ import type { WorkerSession } from "../cdp/worker.js";
 import type { AttachArguments, LaunchArguments } from "../configuration.js";
 import { Debuggee, MAIN_THREAD_ID, threadOf, type DebuggeeEvents } from "../adapter/debuggee.js";
 import { AttachedProgram } from "../targets/attach.js";
+import { childConfiguration, releaseChild } from "../targets/children.js";
 import { LaunchedProgram } from "../targets/launched.js";
-import type { LaunchPlan } from "../targets/launch.js";
+import type { Announcement, LaunchPlan } from "../targets/launch.js";
 import type { DebugTarget, MainConnection, TargetEvents } from "../targets/target.js";
 import { followWorkers } from "../targets/workers.js";
 import { withTimeout } from "../timeout.js";
@@ -39,6 +40,8 @@ export class RtDebugSession extends DebugSession {
   private configured!: Promise<void>;
   private markConfigured!: () => void;
   private terminatedSent = false;
+  /** The client starts child sessions on request (DAP's startDebugging reverse request). */
+  private startsChildSessions = false;
 
   constructor(private readonly options: RtDebugSessionOptions = {}) {
     super();
@@ -49,7 +52,8 @@ export class RtDebugSession extends DebugSession {
 
   // --- setup -------------------------------------------------------------------------------
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.startsChildSessions = args.supportsStartDebuggingRequest === true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsConditionalBreakpoints: true,
@@ -205,7 +209,7 @@ export class RtDebugSession extends DebugSession {
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
     this.handle(response, async () => {
       // A launched program ends unless the client says otherwise; an attached one is left running.
-      await this.target?.disconnect(this.target instanceof LaunchedProgram && args.terminateDebuggee !== false);
+      await this.target?.disconnect(this.target.ownsProcess && args.terminateDebuggee !== false);
       return {};
     });
   }
@@ -246,12 +250,25 @@ export class RtDebugSession extends DebugSession {
       output: (text, category) => this.sendEvent(new OutputEvent(text, category)),
       exited: (exitCode) => this.sendEvent(new ExitedEvent(exitCode)),
       ended: () => this.sendTerminated(),
+      child: (announcement) => this.childStarted(announcement),
     };
   }
 
   private async connected({ cdp, stopOnEntry, ownsStderr }: MainConnection): Promise<void> {
     await this.debuggee.attach(cdp, { stopOnEntry, ownsStderr });
     followWorkers(cdp, (session, info) => void this.workerStarted(session, info));
+  }
+
+  /** A process the program started waits for its debugger: a child session of this one, with the same breakpoints. */
+  private childStarted(child: Announcement): void {
+    if (!this.startsChildSessions) {
+      void releaseChild(child);
+      return;
+    }
+    const request: DebugProtocol.StartDebuggingRequestArguments = { request: "attach", configuration: childConfiguration(child) };
+    this.sendRequest("startDebugging", request, REQUEST_TIMEOUT_MS, (reply) => {
+      if (!reply.success) void releaseChild(child);
+    });
   }
 
   private runInTerminal(plan: LaunchPlan): Promise<number | undefined> {

@@ -4,6 +4,7 @@
 import { get } from "node:http";
 import { CdpConnection } from "../cdp/connection.js";
 import type { AttachArguments, RestartPolicy } from "../configuration.js";
+import { terminateProcess } from "./launch.js";
 import { hangUp, type DebugTarget, type TargetEvents } from "./target.js";
 
 export class AttachError extends Error {}
@@ -14,20 +15,24 @@ export class AttachedProgram implements DebugTarget {
   private url: string | undefined;
   private connection: CdpConnection | undefined;
   private stopping = false;
+  readonly ownsProcess: boolean;
 
   constructor(
     private readonly args: AttachArguments,
     private readonly events: TargetEvents,
-  ) {}
+  ) {
+    this.ownsProcess = args.__childProcessId !== undefined;
+  }
 
   async start(): Promise<void> {
     this.url = await attachUrl(this.args);
     await this.connect(false);
   }
 
-  /** Only this adapter's connection ends: the program is not ours to stop. */
+  /** A child process of a launched program ends; any other program is not ours to stop: only the connection ends. */
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.args.__childProcessId !== undefined) await terminateProcess(this.args.__childProcessId);
     this.connection?.close();
   }
 
@@ -38,7 +43,8 @@ export class AttachedProgram implements DebugTarget {
     await this.connect(true);
   }
 
-  async disconnect(): Promise<void> {
+  async disconnect(terminate: boolean): Promise<void> {
+    if (terminate) return this.stop();
     this.stopping = true;
     if (this.connection) await hangUp(this.connection);
   }

@@ -16,6 +16,11 @@ import type { LaunchArguments } from "../configuration.js";
 export interface Announcement {
   readonly url: string;
   readonly pid: number;
+  /** A process the program started (RT_INSPECT_CHILDREN), not the launched program itself. */
+  readonly child?: boolean;
+  /** The child's parent process, and the file it runs (shown in the child session's name). */
+  readonly ppid?: number;
+  readonly title?: string;
 }
 
 export class LaunchError extends Error {}
@@ -53,6 +58,8 @@ export function planLaunch(args: LaunchArguments, defaultRuntime: string | undef
   const inspectValue = `127.0.0.1:0/${randomUUID()}`;
   if (debug) {
     envChanges.RT_INSPECT_NOTIFY = notifyPath!;
+    // Kept by every process below: each rt one reports in there too, waiting for its own session.
+    if (args.autoAttachChildProcesses !== false) envChanges.RT_INSPECT_CHILDREN = notifyPath!;
     if (args.console !== "integratedTerminal") envChanges.RT_INSPECT_CONSOLE = "debugger";
   }
   if (args.script) {
@@ -85,6 +92,7 @@ export class NotifyChannel {
   private readonly queue: Announcement[] = [];
   private readonly waiters: ((announcement: Announcement) => void)[] = [];
   private readonly server: Server;
+  private childListener: ((announcement: Announcement) => void) | undefined;
 
   static async open(socketPath: string): Promise<NotifyChannel> {
     const channel = new NotifyChannel(socketPath);
@@ -131,12 +139,21 @@ export class NotifyChannel {
     });
   }
 
+  /** Children of the program report in on the same channel: they go here, not to next(). */
+  onChild(listener: (announcement: Announcement) => void): void {
+    this.childListener = listener;
+  }
+
   close(): void {
     this.server.close();
     if (process.platform !== "win32") rmSync(this.socketPath, { force: true });
   }
 
   private deliver(announcement: Announcement): void {
+    if (announcement.child) {
+      this.childListener?.(announcement);
+      return;
+    }
     const waiter = this.waiters.shift();
     if (waiter) waiter(announcement);
     else this.queue.push(announcement);

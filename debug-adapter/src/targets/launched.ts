@@ -27,6 +27,7 @@ interface Run {
 }
 
 export class LaunchedProgram implements DebugTarget {
+  readonly ownsProcess = true;
   private run: Run | undefined;
   /** Set while the adapter itself ends the program: its exit is not reported as the program's. */
   private stopping = false;
@@ -43,7 +44,10 @@ export class LaunchedProgram implements DebugTarget {
     const run: Run = { plan: planLaunch(this.args, this.defaultRuntime), ended: false };
     this.run = run;
     const { plan } = run;
-    if (plan.notifyPath) run.notify = await NotifyChannel.open(plan.notifyPath);
+    if (plan.notifyPath) {
+      run.notify = await NotifyChannel.open(plan.notifyPath);
+      run.notify.onChild((announcement) => this.events.child(announcement));
+    }
     let giveUp!: (reason: string) => void;
     const gaveUp = new Promise<string>((resolve) => (giveUp = resolve));
     if (this.args.console === "integratedTerminal") {

@@ -3,6 +3,7 @@
 // editor's terminal), reattaching after rt --watch or an attach restart, stopping; the session
 // owns threads, breakpoints and the DAP conversation.
 import type { CdpConnection } from "../cdp/connection.js";
+import type { Announcement } from "./launch.js";
 
 export interface MainConnection {
   readonly cdp: CdpConnection;
@@ -26,9 +27,13 @@ export interface TargetEvents {
   exited(exitCode: number): void;
   /** Nothing more to debug. */
   ended(): void;
+  /** A process the program started reported in; it waits until a debugger lets it run. */
+  child(announcement: Announcement): void;
 }
 
 export interface DebugTarget {
+  /** The program is this session's to end (launched by it, or a child process of one that was). */
+  readonly ownsProcess: boolean;
   /** Starts the program (or finds it) and connects; resolves once the first connection is taken over. */
   start(): Promise<void>;
   /** Ends a launched program (SIGTERM, then SIGKILL); an attached one is left running. */

@@ -10,15 +10,21 @@
 //                                  it listens, before it waits
 //   RT_INSPECT_CONSOLE=debugger    console.* calls go to the debugger only (a debug console shows
 //                                  them with their source location), not also to stdout/stderr
+//   RT_INSPECT_CHILDREN=<path>     every rt process below the launched one (fork, spawn of
+//                                  process.execPath, `rt` in a script) that runs a program and has
+//                                  no debugger of its own listens as --inspect-wait on a free
+//                                  loopback port and reports in there, with "child": true
 //
-// The process that starts its inspector removes all three from its environment: the processes
-// the program starts are not debugged by accident (under --watch the supervisor never starts an
-// inspector, so each restarted program reads them afresh).
+// The process that starts its inspector removes the first three from its environment: the
+// processes the program starts are not debugged by accident (under --watch the supervisor never
+// starts an inspector, so each restarted program reads them afresh). RT_INSPECT_CHILDREN stays:
+// the adapter follows the whole tree.
 import { UsageError } from "../errors.js";
 
 export const INSPECT_VARIABLE = "RT_INSPECT";
 export const NOTIFY_VARIABLE = "RT_INSPECT_NOTIFY";
 export const CONSOLE_VARIABLE = "RT_INSPECT_CONSOLE";
+export const CHILDREN_VARIABLE = "RT_INSPECT_CHILDREN";
 
 const MODES = ["inspect", "inspect-wait", "inspect-brk"] as const;
 export type InspectorMode = (typeof MODES)[number];
@@ -26,7 +32,7 @@ export type InspectorMode = (typeof MODES)[number];
 /** The debugger flag passed down in RT_INSPECT, if any. */
 export function inheritedInspector(env: NodeJS.ProcessEnv): { mode: InspectorMode; value: string } | undefined {
   const raw = env[INSPECT_VARIABLE];
-  if (raw === undefined || raw === "") return undefined;
+  if (raw === undefined || raw === "") return env[CHILDREN_VARIABLE] && !env[NOTIFY_VARIABLE] ? { mode: "inspect-wait", value: "127.0.0.1:0" } : undefined;
   const equals = raw.indexOf("=");
   const mode = (equals === -1 ? raw : raw.slice(0, equals)).replace(/^--/, "");
   if (!(MODES as readonly string[]).includes(mode)) {
@@ -40,9 +46,11 @@ export function inspectorVariable(mode: InspectorMode, value: string): string {
   return value === "" ? mode : `${mode}=${value}`;
 }
 
-/** What the inspector of this process does for a debug adapter; removes the variables. */
-export function takeAdapterSettings(env: NodeJS.ProcessEnv): { notify: string | undefined; consoleToDebugger: boolean } {
-  const settings = { notify: env[NOTIFY_VARIABLE] || undefined, consoleToDebugger: env[CONSOLE_VARIABLE] === "debugger" };
+/** What the inspector of this process does for a debug adapter; removes the variables (but RT_INSPECT_CHILDREN). */
+export function takeAdapterSettings(env: NodeJS.ProcessEnv): { notify: string | undefined; consoleToDebugger: boolean; child: boolean } {
+  const launched = env[NOTIFY_VARIABLE] || undefined;
+  const children = env[CHILDREN_VARIABLE] || undefined;
+  const settings = { notify: launched ?? children, consoleToDebugger: env[CONSOLE_VARIABLE] === "debugger", child: !launched && children !== undefined };
   for (const name of [INSPECT_VARIABLE, NOTIFY_VARIABLE, CONSOLE_VARIABLE]) delete env[name];
   return settings;
 }

@@ -12,8 +12,10 @@ export interface InspectorSettings {
   readonly breakOnStart: boolean;
   /** Where the web debugger's files are. */
   readonly uiDirectory: string;
-  /** RT_INSPECT_NOTIFY: where to write the WebSocket URL once listening. */
+  /** RT_INSPECT_NOTIFY (or RT_INSPECT_CHILDREN): where to write the WebSocket URL once listening. */
   readonly notify: string | undefined;
+  /** Reporting in as a child process of the launched program (RT_INSPECT_CHILDREN). */
+  readonly child: boolean;
   readonly shared: SharedArrayBuffer;
 }
 

@@ -73,6 +73,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
     breakOnStart: mode === "inspect-brk",
     uiDirectory: path.join(__dirname, "inspector-ui"),
     notify: adapter.notify,
+    child: adapter.child,
     shared,
   };
   bootInspectorThread();

@@ -1,0 +1,42 @@
+// Child processes as child sessions: each rt process the debugged program starts (fork, spawn of
+// process.execPath) reports in, waits, and is attached through DAP's startDebugging with the same
+// breakpoints; a process that is not rt is left alone; autoAttachChildProcesses: false opts out.
+import assert from "node:assert/strict";
+import path from "node:path";
+import { test } from "node:test";
+import { DapClient, FIXTURES } from "./dap.mjs";
+
+const DIR = path.join(FIXTURES, "children");
+const MAIN = path.join(DIR, "main.ts");
+const CHILD = path.join(DIR, "child.ts");
+
+test("a forked and a spawned rt child stop at a breakpoint set before launch in child.ts, each in a child session; the shell child is left alone", async (t) => {
+  const dap = DapClient.start(t);
+  await dap.launch({ program: MAIN }, { breakpoints: { [CHILD]: [4] } });
+  for (const [index, how] of [[0, "forked"], [1, "spawned"]]) {
+    const { session, configuration, started } = await dap.childSession(index);
+    assert.equal(configuration.request, "attach");
+    assert.match(configuration.name, /^child\.ts \[\d+\]$/);
+    await started;
+    const stopped = await session.stopped();
+    assert.equal(stopped.reason, "breakpoint");
+    const frame = await session.topFrame();
+    assert.deepEqual([frame.name, frame.source.path, frame.line], ["greet", CHILD, 4]);
+    assert.equal((await session.request("evaluate", { expression: "greeting", frameId: frame.id, context: "watch" })).result, `"child ${how}"`);
+    await session.request("next", { threadId: 1 });
+    assert.equal((await session.topFrame()).line, 5);
+    await session.request("continue", { threadId: 1 });
+    await session.event("terminated");
+  }
+  assert.equal((await dap.event("exited")).exitCode, 0);
+  assert.equal(dap.children.length, 2, "the shell is not rt: no session for it");
+  assert.match(dap.output("stdout"), /forked exited 0\n[\s\S]*spawned exited 0\n[\s\S]*not rt\nshell exited 0\n/);
+});
+
+test("autoAttachChildProcesses: false leaves the children undebugged: no child session, the program runs through", async (t) => {
+  const dap = DapClient.start(t);
+  await dap.launch({ program: MAIN, autoAttachChildProcesses: false }, { breakpoints: { [CHILD]: [4] } });
+  assert.equal((await dap.event("exited")).exitCode, 0);
+  assert.equal(dap.children.length, 0);
+  assert.match(dap.output("stdout"), /child forked\n[\s\S]*child spawned\n/);
+});
