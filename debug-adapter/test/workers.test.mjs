@@ -8,7 +8,7 @@ import { DapClient, FIXTURES } from "./dap.mjs";
 const DIR = path.join(FIXTURES, "workers");
 const WORKER = path.join(DIR, "worker.ts");
 
-test("a breakpoint in a worker thread's .ts file stops that thread; threads lists main and the worker", async (t) => {
+test("a breakpoint in a worker thread's .ts file stops that thread (locals, evaluate, a step); threads lists main and the worker; its console output shows; its exit removes the thread", async (t) => {
   const dap = DapClient.start(t);
   await dap.launch({ program: path.join(DIR, "main.ts") }, { breakpoints: { [WORKER]: [5] } });
   const started = await dap.event("thread", (body) => body.reason === "started");
@@ -24,10 +24,15 @@ test("a breakpoint in a worker thread's .ts file stops that thread; threads list
   const { scopes } = await dap.request("scopes", { frameId: stackFrames[0].id });
   const locals = (await dap.request("variables", { variablesReference: scopes[0].variablesReference })).variables;
   assert.deepEqual(locals.map((v) => `${v.name}=${v.value}`), ["question=\"worker\"", "reply=undefined"]);
+  await dap.request("next", { threadId: stopped.threadId });
+  assert.deepEqual(await dap.stopped().then((s) => [s.reason, s.threadId]), ["step", stopped.threadId]);
+  const afterStep = (await dap.request("stackTrace", { threadId: stopped.threadId })).stackFrames[0];
+  assert.deepEqual([afterStep.source.path, afterStep.line], [WORKER, 6], "a step in the worker's thread");
   await dap.request("continue", { threadId: stopped.threadId });
   await dap.event("thread", (body) => body.reason === "exited" && body.threadId === started.threadId);
   assert.equal((await dap.event("exited")).exitCode, 0);
   const verified = dap.events.filter((event) => event.event === "breakpoint" && event.body.breakpoint.verified).map((event) => event.body.breakpoint);
   assert.deepEqual(verified.map((b) => [b.source.path, b.line]), [[WORKER, 5]], "the editor's breakpoint is verified by the worker's copy");
   assert.match(dap.output("stdout"), /main got worker: 42/);
+  assert.match(dap.output("stdout"), /^worker done$/m, "the worker's console output reaches the Debug Console");
 });
