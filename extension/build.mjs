@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { configurationAttributes } from "rt-debug-adapter/configuration";
-import { COMMANDS, DEBUG_TYPE, LAYOUT, SETTINGS } from "./src/contributions.ts";
+import { COMMANDS, DEBUG_TYPE, KEYBINDINGS, LAYOUT, SETTINGS } from "./src/contributions.ts";
 
 const manifestUrl = new URL("./package.json", import.meta.url);
 const manifest = JSON.parse(readFileSync(manifestUrl, "utf8"));
@@ -16,6 +16,8 @@ contributes.commands = Object.values(COMMANDS).map(({ id, title, icon }) => ({ c
 contributes.menus.commandPalette = Object.values(COMMANDS)
   .filter((command) => command.paletteHidden)
   .map(({ id }) => ({ command: id, when: "false" }));
+// (An extension's keybinding outranks VS Code's own F5 where its `when` holds.)
+contributes.keybindings = KEYBINDINGS;
 contributes.configuration.properties = Object.fromEntries(
   Object.values(SETTINGS).map(({ id, ...schema }) => [id, schema]),
 );

@@ -54,6 +54,15 @@ export const SETTINGS = {
   },
 } as const satisfies Record<string, SettingContribution>;
 
+/** Context keys the extension sets (package.json's `when` clauses name them through build.mjs). */
+export const CONTEXT_KEYS = {
+  /** F5 debugs the active file with rt: a TypeScript file of a folder that uses rt, no launch configuration. */
+  f5DebugsFile: "rt.f5DebugsFile",
+} as const;
+
+/** F5 without a launch.json in a folder that uses rt: rt's debugger on the file, without VS Code asking which debugger. */
+export const KEYBINDINGS = [{ key: "f5", command: COMMANDS.debugFile.id, when: `${CONTEXT_KEYS.f5DebugsFile} && debugState == 'inactive'` }] as const;
+
 /** The oldest rt whose `rt run --json` and debugger interface this extension speaks. */
 export const MIN_RT_VERSION = "0.1.0";
 

@@ -1,5 +1,5 @@
 // Debugger type "rt": the adapter runs inline (in the extension host), F5 with no launch.json
-// debugs the active file, "Debug: Select and Start Debugging" offers one configuration per
+// debugs the active file (without VS Code asking which debugger in a folder that uses rt, f5.ts), "Debug: Select and Start Debugging" offers one configuration per
 // package.json script, and Debug File / Debug Script start sessions directly.
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -8,6 +8,7 @@ import { runtimeExecutable } from "../../runtime/runtime.js";
 import { fileTarget, scriptTarget } from "../../target.js";
 import { listScripts } from "../tasks/scripts.js";
 import type { RtDebugSession } from "./adapter.js";
+import { registerF5 } from "./f5.js";
 
 export function register(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
@@ -17,6 +18,7 @@ export function register(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
     vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
   );
+  registerF5(context);
 }
 
 async function createDebugAdapterDescriptor(): Promise<vscode.DebugAdapterDescriptor> {
