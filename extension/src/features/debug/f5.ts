@@ -12,11 +12,13 @@ const TYPESCRIPT = new Set([".ts", ".tsx", ".mts", ".cts"]);
 /** `rt` as a command in a package.json script (`rt app.ts`, `… && rt run build`). */
 const RT_COMMAND = /(^|[\s;&|(])rt(\s|$)/;
 
-export function registerF5(context: vscode.ExtensionContext): void {
+/** `preload`: called when F5 would debug the active file, to get the first session ready. */
+export function registerF5(context: vscode.ExtensionContext, preload: () => void): void {
   const folders = new Map<string, Promise<boolean>>();
   let current: boolean | undefined;
   const update = async () => {
     const value = await debugsActiveFile(folders);
+    if (value) preload();
     if (value === current) return;
     current = value;
     await vscode.commands.executeCommand("setContext", CONTEXT_KEYS.f5DebugsFile, value);

@@ -18,12 +18,31 @@ export function register(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
     vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
   );
-  registerF5(context);
+  registerF5(context, preloadAdapter);
+}
+
+/** The adapter's bundle (~200 KB), loaded for the first session or ahead of it (see preloadAdapter). */
+function adapterModule(): { RtDebugSession: typeof RtDebugSession } {
+  return require("./debug-adapter.cjs") as { RtDebugSession: typeof RtDebugSession };
+}
+
+/**
+ * A TypeScript file of a folder that uses rt is open (F5 would debug it): load the adapter and
+ * resolve the runtime now, while the user reads the file, not when they ask for a session.
+ */
+let preloaded = false;
+export function preloadAdapter(): void {
+  if (preloaded) return;
+  preloaded = true;
+  setTimeout(() => {
+    adapterModule();
+    void runtimeExecutable();
+  }, 0);
 }
 
 async function createDebugAdapterDescriptor(): Promise<vscode.DebugAdapterDescriptor> {
   const executable = await runtimeExecutable();
-  const { RtDebugSession: Session } = require("./debug-adapter.cjs") as { RtDebugSession: typeof RtDebugSession };
+  const { RtDebugSession: Session } = adapterModule();
   // The session is a DAP implementation object; VS Code's inline adapter type is structural.
   return new vscode.DebugAdapterInlineImplementation(new Session({ runtimeExecutable: executable }) as unknown as vscode.DebugAdapter);
 }
