@@ -1,6 +1,6 @@
 // Child processes as child sessions: each rt process the debugged program starts (fork, spawn of
 // process.execPath, cluster.fork) reports in, waits, and is attached through DAP's startDebugging with the same
-// breakpoints; a process that is not rt is left alone; autoAttachChildProcesses: false opts out.
+// breakpoints; a dependency's tool (node_modules) and a process that is not rt are left alone; autoAttachChildProcesses: false opts out.
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
@@ -10,7 +10,7 @@ const DIR = path.join(FIXTURES, "children");
 const MAIN = path.join(DIR, "main.ts");
 const CHILD = path.join(DIR, "child.ts");
 
-test("forked, spawned and cluster.fork rt children stop at a breakpoint set before launch in child.ts, each in a child session; the shell child is left alone", async (t) => {
+test("forked, spawned and cluster.fork rt children stop at a breakpoint set before launch in child.ts, each in a child session; a node_modules tool and the shell child are left alone", async (t) => {
   const dap = DapClient.start(t);
   await dap.launch({ program: MAIN }, { breakpoints: { [CHILD]: [4] } });
   for (const [index, how] of [[0, "forked"], [1, "spawned"], [2, "clustered"]]) {
@@ -31,11 +31,11 @@ test("forked, spawned and cluster.fork rt children stop at a breakpoint set befo
     await session.event("terminated");
   }
   assert.equal((await dap.event("exited")).exitCode, 0);
-  assert.equal(dap.children.length, 3, "the shell is not rt: no session for it");
+  assert.equal(dap.children.length, 3, "no session for the node_modules tool nor for the shell (not rt)");
   // The program's console calls reach the adapter through the debugger, the children's through
   // the inherited stdout pipe: each in order, the two not interleaved in order.
   const lines = dap.output("stdout").split("\n");
-  for (const line of ["child forked", "child spawned", "child clustered", "not rt", "forked exited 0", "spawned exited 0", "clustered exited 0", "shell exited 0"]) assert.ok(lines.includes(line), `${line} in ${lines}`);
+  for (const line of ["child forked", "child spawned", "child clustered", "tool ran", "tool exited 0", "not rt", "forked exited 0", "spawned exited 0", "clustered exited 0", "shell exited 0"]) assert.ok(lines.includes(line), `${line} in ${lines}`);
 });
 
 test("autoAttachChildProcesses: false leaves the children undebugged: no child session, the program runs through", async (t) => {

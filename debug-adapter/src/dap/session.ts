@@ -8,7 +8,7 @@ import type { WorkerSession } from "../cdp/worker.js";
 import type { AttachArguments, LaunchArguments } from "../configuration.js";
 import { Debuggee, MAIN_THREAD_ID, threadOf, type DebuggeeEvents } from "../adapter/debuggee.js";
 import { AttachedProgram } from "../targets/attach.js";
-import { childConfiguration, releaseChild } from "../targets/children.js";
+import { childConfiguration, isToolProcess, releaseChild } from "../targets/children.js";
 import { LaunchedProgram } from "../targets/launched.js";
 import type { Announcement, LaunchPlan } from "../targets/launch.js";
 import type { DebugTarget, MainConnection, TargetEvents } from "../targets/target.js";
@@ -261,7 +261,7 @@ export class RtDebugSession extends DebugSession {
 
   /** A process the program started waits for its debugger: a child session of this one, with the same breakpoints. */
   private childStarted(child: Announcement): void {
-    if (!this.startsChildSessions) {
+    if (!this.startsChildSessions || isToolProcess(child)) {
       void releaseChild(child);
       return;
     }

@@ -18,9 +18,9 @@ export interface Announcement {
   readonly pid: number;
   /** A process the program started (RT_INSPECT_CHILDREN), not the launched program itself. */
   readonly child?: boolean;
-  /** The child's parent process, and the file it runs (shown in the child session's name). */
+  /** The child's parent process, and the file it runs. */
   readonly ppid?: number;
-  readonly title?: string;
+  readonly entry?: string;
 }
 
 export class LaunchError extends Error {}

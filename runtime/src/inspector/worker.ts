@@ -87,7 +87,7 @@ function notifyAdapter(socketPath: string, port: number): void {
   // The main thread writes the session id right after sending the settings: wait for it.
   Atomics.wait(state, STATE.idLength, 0, 1000);
   const url = `ws://${hostPort(data.host, port)}${wsPath()}`;
-  const announcement = data.child ? { url, pid: process.pid, child: true, ppid: process.ppid, title: path.basename(data.entry) } : { url, pid: process.pid };
+  const announcement = data.child ? { url, pid: process.pid, child: true, ppid: process.ppid, entry: data.entry } : { url, pid: process.pid };
   const socket = connect(socketPath, () => socket.end(`${JSON.stringify(announcement)}\n`));
   socket.on("error", () => socket.destroy());
   socket.unref();
