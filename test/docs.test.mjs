@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const read = (file) => readFileSync(path.join(repo, file), "utf8");
-const pages = ["README.md", ...readdirSync(path.join(repo, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const pages = ["README.md", "extension/README.md", ...readdirSync(path.join(repo, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
 const tracked = execFileSync("git", ["ls-files"], { cwd: repo, encoding: "utf8" }).split("\n").filter(Boolean);
 
 test("docs/flags.md is generated from the flag table (npm run docs rewrites it)", () => {
@@ -33,7 +33,7 @@ test("no Markdown file holds merge-conflict markers", () => {
   }
 });
 
-test("every relative link of README.md and docs/ names a file of the repository", () => {
+test("every relative link of the READMEs and docs/ names a file of the repository", () => {
   for (const page of pages) {
     for (const [, target] of read(page).matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
       if (/^[a-z]+:/.test(target)) continue;

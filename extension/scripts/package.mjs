@@ -25,7 +25,10 @@ mkdirSync(staging, { recursive: true });
 const { devDependencies: _dev, dependencies: _deps, scripts: _scripts, ...shipped } = manifest;
 writeFileSync(path.join(staging, ".vscodeignore"), "# extension/.vsix holds only what ships (scripts/package.mjs)\n**/*.map\n");
 writeFileSync(path.join(staging, "package.json"), JSON.stringify(shipped, null, 2) + "\n");
-for (const file of ["README.md", "CHANGELOG.md"]) cpSync(path.join(extension, file), path.join(staging, file));
+cpSync(path.join(extension, "CHANGELOG.md"), path.join(staging, "CHANGELOG.md"));
+// media/ sits at the repository's root (the layout the project was asked for): the README links
+// it as ../media/ so the images show when browsing the repository, and as media/ in the package.
+writeFileSync(path.join(staging, "README.md"), readFileSync(path.join(extension, "README.md"), "utf8").replaceAll("](../media/", "](media/"));
 cpSync(path.join(repo, "media"), path.join(staging, "media"), { recursive: true, filter: (source) => !source.includes(`${path.sep}screenshots`) || !source.endsWith(".md") });
 mkdirSync(path.join(staging, "dist"));
 for (const file of readdirSync(path.join(extension, "dist"))) {

@@ -2,7 +2,7 @@
 // terminal VS Code opens (the bundled runtime's launcher, or the rt.runtimePath's folder).
 import * as path from "node:path";
 import type * as vscode from "vscode";
-import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../runtime/runtime.js";
+import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
 export function register(context: vscode.ExtensionContext): void {
   const environment = context.environmentVariableCollection;
