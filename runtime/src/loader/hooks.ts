@@ -364,7 +364,8 @@ function resolutionError(error: unknown, specifier: string, parentPath: string |
     return moduleNotFound(specifier, parentPath, forRequire, hint);
   }
   if (!code.startsWith("ERR_") || error instanceof ProgramError) return error;
-  return new ProgramError(message, code, `error: Error [${code}]: ${message}\n`);
+  const name = (error as { name?: unknown }).name;
+  return new ProgramError(message, code, `${typeof name === "string" ? name : "Error"} [${code}]: ${message}\n`);
 }
 
 function moduleNotFound(specifier: string, parentPath: string | undefined, forRequire: boolean, hint?: string): ProgramError {

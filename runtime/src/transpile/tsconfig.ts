@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
 import { parseJsonc } from "../data-files.js";
+import { displayPath } from "../text.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
 const TRANSPILE_OPTIONS = [
@@ -124,7 +125,7 @@ function extendsChain(file: string, seen: Set<string>): ConfigLink[] {
     if (typeof parent !== "string") continue;
     const parentFile = resolveExtends(parent, file);
     if (parentFile) chain.push(...extendsChain(parentFile, seen));
-    else process.stderr.write(`rt: warning: ${file}: "extends": cannot find tsconfig "${parent}"; going on without it\n`);
+    else process.stderr.write(`rt: warning: ${displayPath(file)}: "extends": cannot find tsconfig "${parent}"; going on without it\n`);
   }
   const options = config.compilerOptions;
   chain.push({ file, options: options && typeof options === "object" ? (options as Record<string, unknown>) : {} });
