@@ -123,15 +123,16 @@ export class ModuleLoader {
       throw moduleNotFound(specifier, parentPath, forRequire);
     }
     const [bare, suffix] = splitSuffix(specifier);
+    const installer = this.settings.installer;
+    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
     // rt's own lazily loaded modules (esbuild, jsonc-parser) resolve as in Node.
     if (!isBuiltin(specifier) && !specifier.startsWith("#") && !hasScheme(specifier) && !fromDir.startsWith(RT_DIR)) {
-      const found = resolver.resolveBare(bare, fromDir);
+      // Packages come from the auto-install cache instead of node_modules under "cache".
+      const found = strategy === "cache" ? resolver.resolveTsconfigPath(bare, fromDir) : resolver.resolveBare(bare, fromDir);
       if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
     }
     const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
     const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
-    const installer = this.settings.installer;
-    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
     const fromCache = () => {
       const located = installer!.locate(specifier, parentPath);
       // require() resolves from the parent module, not from a parentURL given to nextResolve:
