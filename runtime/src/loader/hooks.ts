@@ -57,6 +57,8 @@ export class ModuleLoader {
   /** The entry, already resolved by the CLI (or kept by --preserve-symlinks-main): its path and URL → URL. */
   private readonly entrySpecifiers = new Map<string, string>();
   private readonly packageTypes = new Map<string, string | undefined>();
+  /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
+  private readonly directoryURLs = new Map<string, URL>();
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
@@ -178,7 +180,9 @@ export class ModuleLoader {
       const [bare, suffix] = splitSuffix(specifier);
       return bare === specifier ? undefined : find(withTrailingSlash(bare, path.resolve(fromDir, bare)), suffix);
     }
-    const url = new URL(specifier, pathToFileURL(fromDir + path.sep));
+    let base = this.directoryURLs.get(fromDir);
+    if (!base) this.directoryURLs.set(fromDir, (base = pathToFileURL(fromDir + path.sep)));
+    const url = new URL(specifier, base);
     const suffix = url.search + url.hash;
     url.search = "";
     url.hash = "";

@@ -34,6 +34,9 @@ function isDirectory(file: string): boolean {
 }
 
 export class FileResolver {
+  /** Package directory → its package.json (undefined: none, or not an object). */
+  private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
+
   constructor(private readonly settings: ResolveSettings) {}
 
   /**
@@ -100,7 +103,8 @@ export class FileResolver {
     if (!name) return undefined;
     const packageDir = findPackage(name, fromDir);
     if (!packageDir) return undefined;
-    const manifest = readPackageJson(path.join(packageDir, "package.json"));
+    let manifest = this.manifests.get(packageDir);
+    if (!this.manifests.has(packageDir)) this.manifests.set(packageDir, (manifest = readPackageJson(path.join(packageDir, "package.json"))));
     if (manifest?.exports !== undefined && manifest.exports !== null) return undefined;
     const subpath = specifier.slice(name.length);
     if (subpath) return this.resolvePath(packageDir + subpath);
