@@ -40,7 +40,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const cwd = process.cwd();
   const tsconfigOverride = values["tsconfig-override"] as string | undefined;
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
-  const tsconfigs = new TsconfigLocator(loadTsconfig(cwd, tsconfigOverride), tsconfigOverride !== undefined);
+  const tsconfigs = new TsconfigLocator(loadTsconfig(cwd, tsconfigOverride), tsconfigOverride !== undefined, reportWatched);
   const transpile = transpileSettings(values, tsconfigs.fallback, process.env.NODE_ENV);
   const resolution = resolutionSettings(values);
   const resolver = new FileResolver({ ...resolution, tsconfigs });

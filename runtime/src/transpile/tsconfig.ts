@@ -61,6 +61,8 @@ export class TsconfigLocator {
   constructor(
     readonly fallback: Tsconfig,
     private readonly overridden: boolean,
+    /** Told of each tsconfig.json read (--watch restarts when one changes). */
+    private readonly onRead: (file: string) => void = () => {},
   ) {
     if (fallback.file) this.byFile.set(fallback.file, fallback);
   }
@@ -73,8 +75,12 @@ export class TsconfigLocator {
     const candidate = path.join(dir, "tsconfig.json");
     const parent = path.dirname(dir);
     if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) {
-      found = this.byFile.get(candidate) ?? readTsconfig(candidate);
-      this.byFile.set(candidate, found);
+      let known = this.byFile.get(candidate);
+      if (!known) {
+        this.onRead(candidate);
+        this.byFile.set(candidate, (known = readTsconfig(candidate)));
+      }
+      found = known;
     } else if (parent === dir || path.basename(dir) === "node_modules") found = this.fallback;
     else found = this.forDirectory(parent);
     this.byDirectory.set(dir, found);
