@@ -163,10 +163,10 @@ export class ModuleLoader {
   }
 
   /**
-   * The URL a relative, absolute or file: specifier names. Through import it is a URL, as in
-   * Node: percent-escapes name characters (`%3F` a `?` in the file name) and `?query`/`#hash`
-   * stay on the URL in normal form. Through require() it is a path; a `?query` is split off
-   * only when no file has the literal name.
+   * The URL a relative, absolute or file: specifier names. Through import it is a URL first, as
+   * in Node: percent-escapes name characters (`%3F` a `?` in the file name) and `?query`/`#hash`
+   * stay on the URL in normal form. Through require() (and when the URL names no file, as
+   * `./100%.ts` does not) it is a path: the literal name, else without its `?query`/`#hash`.
    */
   private resolvePathSpecifier(specifier: string, fromDir: string, forRequire: boolean): string | undefined {
     const find = (target: string, suffix: string) => {
@@ -174,25 +174,26 @@ export class ModuleLoader {
       const found = this.settings.resolver.resolvePath(target);
       return found && pathToFileURL(found).href + suffix;
     };
-    if (forRequire && !specifier.startsWith("file:")) {
-      const literal = find(withTrailingSlash(specifier, path.resolve(fromDir, specifier)), "");
-      if (literal) return literal;
-      const [bare, suffix] = splitSuffix(specifier);
-      return bare === specifier ? undefined : find(withTrailingSlash(bare, path.resolve(fromDir, bare)), suffix);
+    if (!forRequire || specifier.startsWith("file:")) {
+      let base = this.directoryURLs.get(fromDir);
+      if (!base) this.directoryURLs.set(fromDir, (base = pathToFileURL(fromDir + path.sep)));
+      const url = new URL(specifier, base);
+      const suffix = url.search + url.hash;
+      url.search = "";
+      url.hash = "";
+      let target: string | undefined;
+      try {
+        target = fileURLToPath(url);
+      } catch {
+        // an escaped "/", a malformed escape or a host: no file by URL rules
+      }
+      const found = target === undefined ? undefined : find(target, suffix);
+      if (found || specifier.startsWith("file:")) return found;
     }
-    let base = this.directoryURLs.get(fromDir);
-    if (!base) this.directoryURLs.set(fromDir, (base = pathToFileURL(fromDir + path.sep)));
-    const url = new URL(specifier, base);
-    const suffix = url.search + url.hash;
-    url.search = "";
-    url.hash = "";
-    let target: string;
-    try {
-      target = fileURLToPath(url);
-    } catch {
-      return undefined; // an escaped "/" or a host: no file has that name
-    }
-    return find(target, suffix);
+    const literal = find(withTrailingSlash(specifier, path.resolve(fromDir, specifier)), "");
+    if (literal) return literal;
+    const [bare, suffix] = splitSuffix(specifier);
+    return bare === specifier ? undefined : find(withTrailingSlash(bare, path.resolve(fromDir, bare)), suffix);
   }
 
   private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
