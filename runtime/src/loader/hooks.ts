@@ -47,7 +47,7 @@ type NextResolve = (specifier: string, context?: Partial<ResolveHookContext>) =>
 const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
 const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
 /** rt's bundle: what it imports is rt's business, not the program's (no tsconfig, no auto-install). */
-const RT_DIR = __dirname;
+const RT_DIR = __dirname + path.sep;
 
 export class ModuleLoader {
   /** Sources that live in memory: stdin and --eval, addressed by a virtual path. */
@@ -128,7 +128,7 @@ export class ModuleLoader {
     const installer = this.settings.installer;
     const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
     // rt's own lazily loaded modules (esbuild, jsonc-parser) resolve as in Node.
-    if (!isBuiltin(specifier) && !specifier.startsWith("#") && !hasScheme(specifier) && !fromDir.startsWith(RT_DIR)) {
+    if (!isBuiltin(specifier) && !specifier.startsWith("#") && !hasScheme(specifier) && !(fromDir + path.sep).startsWith(RT_DIR)) {
       // Packages come from the auto-install cache instead of node_modules under "cache".
       const found = strategy === "cache" ? resolver.resolveTsconfigPath(bare, fromDir) : resolver.resolveBare(bare, fromDir);
       if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
