@@ -55,7 +55,10 @@ test("a subpath rt cannot find keeps Node's \"Did you mean\" hint", () => {
 test("main, exports and imports targets ending in .js load the .ts source when the output is not there", () => {
   const expected = ["@acme/util/feature -> src/feature.ts", "legacy-lib -> src/index.ts", "#internal -> src/internal.ts"];
   const dir = fixture("source-entries");
-  assert.equal(runOk(dir, ["main.ts"]), lines("@acme/util -> src/index.ts", ...expected));
+  assert.equal(
+    runOk(dir, ["main.ts"]),
+    lines("@acme/util -> src/index.ts", ...expected, "linked-ws (a workspace linked into node_modules) -> packages/linked-ws/src/index.ts"),
+  );
   assert.equal(runOk(dir, ["require.cts"]), lines(...expected));
 });
 
