@@ -1,10 +1,10 @@
 // The one mapping from rt's transpilation flags (and tsconfig.json) to esbuild options,
 // shared by the runtime loader and `rt build`.
+import * as path from "node:path";
 import type { TransformOptions } from "esbuild";
 import { LOADERS, flagByName, type LoaderName } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
-import * as path from "node:path";
 import type { Tsconfig, TsconfigLocator } from "./tsconfig.js";
 
 export interface TranspileSettings {
@@ -64,7 +64,7 @@ const DROPPABLE = ["console", "debugger"] as const;
 export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEnv: string | undefined): TranspileSettings {
   const compilerOptions = tsconfig.compilerOptions;
   const tsJsx = compilerOptions.jsx;
-  // A factory without a `jsx` mode means the classic runtime, as in tsc, bun and esbuild.
+  // A factory without a `jsx` mode means the classic runtime, as esbuild (and so tsx) reads it.
   const classic = tsJsx === "react" || (tsJsx === undefined && (str(compilerOptions.jsxFactory) ?? str(compilerOptions.jsxFragmentFactory)) !== undefined);
   const runtime = (values["jsx-runtime"] as string | undefined) ?? (classic ? "classic" : "automatic");
   const define = parseDefines((values.define as string[] | undefined) ?? []);
