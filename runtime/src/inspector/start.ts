@@ -116,6 +116,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
  */
 function compileCommonJsAsScripts(): void {
   const Module = require("node:module") as { wrap: unknown };
+  // biome-ignore lint/correctness/noSelfAssign: the assignment itself is what makes Node compile CommonJS as scripts (above)
   Module.wrap = Module.wrap;
 }
 
