@@ -1,8 +1,8 @@
 // rt in every thread and process the program starts. module.registerHooks works per thread and
 // per process, so each new one registers rt's loader itself, through the register module
-// (dist/register.cjs, `rt/register`), preloaded by an `--import` that rt adds to NODE_OPTIONS:
+// (dist/register.cjs, `rt/register`), preloaded by a `--require` that rt adds to NODE_OPTIONS:
 //
-//   NODE_OPTIONS=--import=<register URL>  Node child processes (fork, cluster.fork, spawn and
+//   NODE_OPTIONS=--require=<register>    Node child processes (fork, cluster.fork, spawn and
 //                                        execFile of process.execPath, `node x.ts` in a shell)
 //                                        preload it; so do the worker threads started through
 //                                        rt's Worker, which hands Node the environment to read
@@ -19,7 +19,6 @@
 //                                        NODE_OPTIONS too, and are left alone)
 import { isBuiltin, syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { WorkerOptions } from "node:worker_threads";
 import { flagByName, type FlagGroup } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
@@ -36,10 +35,16 @@ const INHERITED_GROUPS: ReadonlySet<FlagGroup> = new Set(["runtime", "resolution
 /** Preloads are the program's own start-up (Node passes --import/--require down; Bun does not). */
 const NOT_INHERITED = new Set(["preload"]);
 
-/** The register module's `--import` option: a file URL, which needs no quoting in NODE_OPTIONS. */
-export function registerImport(): string {
-  // __dirname: the bundle's directory (dist/), where register.cjs lives too.
-  return `--import=${pathToFileURL(path.join(__dirname, "register.cjs")).href}`;
+/**
+ * The Node option that preloads the register module. --require, not --import: Node runs --import
+ * modules in no eval worker (`new Worker(code, { eval: true })`), and a main module that is an ES
+ * module (top-level await included) still runs as one after a --require.
+ */
+export function registerOption(): string {
+  // __dirname: the bundle's directory (dist/), where register.cjs lives too. NODE_OPTIONS splits
+  // at spaces unless a value is double-quoted (with backslash escapes, as JSON writes them).
+  const file = path.join(__dirname, "register.cjs");
+  return `--require=${/[\s"\\]/.test(file) ? JSON.stringify(file) : file}`;
 }
 
 /** The settings a child thread or process takes over, from this process's flag values. */
@@ -66,11 +71,11 @@ export function readInheritedSettings(env: NodeJS.ProcessEnv): InheritedSettings
   }
 }
 
-/** NODE_OPTIONS with the register module's --import added (once). */
-export function withRegisterImport(nodeOptions: string | undefined): string {
-  const option = registerImport();
+/** NODE_OPTIONS with the register module's --require added (once). */
+export function withRegisterOption(nodeOptions: string | undefined): string {
+  const option = registerOption();
   if (!nodeOptions) return option;
-  return nodeOptions.split(/\s+/).includes(option) ? nodeOptions : `${option} ${nodeOptions}`;
+  return nodeOptions.includes(option) ? nodeOptions : `${option} ${nodeOptions}`;
 }
 
 /**
@@ -79,7 +84,7 @@ export function withRegisterImport(nodeOptions: string | undefined): string {
  */
 export function passToChildProcesses(settings: InheritedSettings): void {
   process.env[LOADER_VARIABLE] = JSON.stringify(settings);
-  process.env[NODE_OPTIONS] = withRegisterImport(process.env[NODE_OPTIONS]);
+  process.env[NODE_OPTIONS] = withRegisterOption(process.env[NODE_OPTIONS]);
 }
 
 /** The builtin specifiers that name node:worker_threads. */
@@ -114,7 +119,7 @@ const RT_WORKER = Symbol("rt.Worker");
 /**
  * The options of a worker that registers rt's loader. A worker reads NODE_OPTIONS from an
  * environment it is given (or, with an execArgv, from the process's) and otherwise inherits the
- * parent thread's start-up options: giving it the environment keeps those and adds the --import.
+ * parent thread's start-up options: giving it the environment keeps those and adds the --require.
  */
 function withRegister(options: WorkerOptions | undefined, shareEnv: symbol): WorkerOptions {
   const env = options?.env;
@@ -124,7 +129,7 @@ function withRegister(options: WorkerOptions | undefined, shareEnv: symbol): Wor
     return options!;
   }
   const base = (env ?? process.env) as NodeJS.ProcessEnv;
-  const workerEnv: NodeJS.ProcessEnv = { ...base, [NODE_OPTIONS]: withRegisterImport(base[NODE_OPTIONS]), [THREAD_VARIABLE]: "1" };
+  const workerEnv: NodeJS.ProcessEnv = { ...base, [NODE_OPTIONS]: withRegisterOption(base[NODE_OPTIONS]), [THREAD_VARIABLE]: "1" };
   // An environment of the program's own making still gets this program's settings.
   workerEnv[LOADER_VARIABLE] ??= process.env[LOADER_VARIABLE];
   if (workerEnv[LOADER_VARIABLE] === undefined) delete workerEnv[LOADER_VARIABLE];

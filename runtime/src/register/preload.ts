@@ -1,4 +1,4 @@
-// dist/register.cjs, the module behind `node --import rt/register` and the `--import` rt puts in
+// dist/register.cjs, the module behind `node --import rt/register` and the `--require` rt puts in
 // NODE_OPTIONS for the processes and threads a program starts. It decides before loading rt's
 // CLI bundle, so a process that is rt's own, or a thread some library started, pays ~nothing.
 import { enableCompileCache, registerHooks } from "node:module";

@@ -2,10 +2,10 @@
 // command line rt understands runs on rt's CLI, as `rt <args>`; one that asks for what only Node
 // does (`node --test`, `--check`, `--no-warnings`, a V8 option, `-v` for Node's version) runs on
 // Node itself with rt's loader registered, so Node's own flags pass through and TypeScript still
-// runs on rt (in the test files `node --test` starts too: they inherit the --import).
+// runs on rt (in the test files `node --test` starts too: they inherit the --require).
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import { scanArgs } from "../cli/parse.js";
+import { registerOption } from "../register/inherit.js";
 
 /**
  * Flags whose short form means something else to Node: `-v` (Node's version), `-c` (--check)
@@ -24,8 +24,7 @@ export function needsNode(args: readonly string[]): boolean {
 
 const args = process.argv.slice(2);
 if (needsNode(args)) {
-  const register = pathToFileURL(path.join(__dirname, "register.cjs")).href;
-  process.execve!(process.execPath, [process.execPath, `--import=${register}`, ...args], process.env);
+  process.execve!(process.execPath, [process.execPath, registerOption(), ...args], process.env);
 } else {
   require(path.join(__dirname, "..", "bin", "rt.cjs"));
 }
