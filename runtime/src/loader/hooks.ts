@@ -15,6 +15,7 @@ import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { FileResolver, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
+import { isWorkerThreadsSpecifier } from "../register/inherit.js";
 
 export interface LoaderSettings {
   /** The settings of the default tsconfig: loaders, defines, inline code. */
@@ -33,6 +34,8 @@ export interface LoaderSettings {
   readonly macros: MacroContext;
   /** Bare imports from the auto-install cache; undefined under --no-install. */
   readonly installer?: AutoInstaller;
+  /** Called once, before the program first imports node:worker_threads (rt's Worker goes in then). */
+  readonly beforeWorkerThreads?: () => void;
 }
 
 /** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
@@ -62,8 +65,16 @@ export class ModuleLoader {
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
+  private beforeWorkerThreads: (() => void) | undefined;
 
-  constructor(private readonly settings: LoaderSettings) {}
+  constructor(private readonly settings: LoaderSettings) {
+    this.beforeWorkerThreads = settings.beforeWorkerThreads;
+  }
+
+  /** True while rt transpiles: code running then (esbuild's) is rt's own, not the program's. */
+  get isTranspiling(): boolean {
+    return this.transpiling;
+  }
 
   install(): void {
     silenceTypelessPackageWarning();
@@ -102,6 +113,11 @@ export class ModuleLoader {
 
   private resolve(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
     if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
+    if (this.beforeWorkerThreads && isWorkerThreadsSpecifier(specifier)) {
+      const before = this.beforeWorkerThreads;
+      this.beforeWorkerThreads = undefined;
+      before();
+    }
     const resolved = this.resolveModule(specifier, context, nextResolve);
     const tracker = this.settings.tracker;
     if (!tracker || !resolved.url.startsWith("file:")) return resolved;
