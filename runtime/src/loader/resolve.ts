@@ -164,7 +164,7 @@ export class FileResolver {
 /** The package a bare specifier names (`@scope/name` or `name`), or undefined when it names none (`@lib`, `#x`, `.`). */
 export function packageName(specifier: string): string | undefined {
   const parts = specifier.split("/");
-  const name = specifier.startsWith("@") ? (parts.length >= 2 && parts[1] ? `${parts[0]}/${parts[1]}` : undefined) : parts[0];
+  const name = specifier.startsWith("@") ? (parts[0]!.length > 1 && parts[1] ? `${parts[0]}/${parts[1]}` : undefined) : parts[0];
   return name && !name.startsWith(".") && !name.startsWith("#") && !/[\\%]/.test(name) ? name : undefined;
 }
 
