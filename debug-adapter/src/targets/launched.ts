@@ -11,7 +11,8 @@ import { hangUp, type DebugTarget, type TargetEvents } from "./target.js";
 /** How long rt may take to report in after it was started. */
 const ANNOUNCE_TIMEOUT_MS = 20_000;
 
-const INSPECTOR_BANNER = /-+ rt inspector -+\n[\s\S]*?-+ rt inspector -+\n/;
+/** What rt prints on stderr for a person at a terminal about its debugger: here the adapter is the client. */
+const INSPECTOR_LINES = /-+ rt inspector -+\n[\s\S]*?-+ rt inspector -+\n|^Waiting for the debugger to disconnect\.\.\.\n/gm;
 
 /** Starts a command in the editor's terminal; resolves with its process id when the editor knows it. */
 export type RunInTerminal = (plan: LaunchPlan) => Promise<number | undefined>;
@@ -115,15 +116,14 @@ export class LaunchedProgram implements DebugTarget {
     child.stdout!.setEncoding("utf8").on("data", (text: string) => this.events.output(text, "stdout"));
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       stderrTail = (stderrTail + text).slice(-2000);
-      // rt's banner is for people reading a terminal: here the adapter is the client.
-      const shown = text.replace(INSPECTOR_BANNER, "");
+      const shown = text.replace(INSPECTOR_LINES, "");
       if (shown) this.events.output(shown, "stderr");
     });
     child.stdin!.on("error", () => {});
     child.once("error", (error) => giveUp(`cannot start ${plan.executable}: ${error.message}`));
     child.once("close", (code, signal) => {
       run.ended = true;
-      const lastLine = stderrTail.replace(INSPECTOR_BANNER, "").trim().split("\n").pop();
+      const lastLine = stderrTail.replace(INSPECTOR_LINES, "").trim().split("\n").pop();
       giveUp(`rt exited ${signal ? `on ${signal}` : `with code ${code}`} before the debugger could attach${lastLine ? `: ${lastLine}` : ""}`);
       if (this.run !== run || this.stopping) return;
       this.events.exited(code ?? 128 + signalNumber(signal));
