@@ -257,7 +257,7 @@ function bridge(client: WebSocket): void {
       return reply({ id: null, error: { code: PARSE_ERROR, message: "Message is not valid JSON" } });
     }
     const { id: messageId, method, params } = message ?? {};
-    if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null))) {
+    if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params)))) {
       return reply({ id: typeof messageId === "number" ? messageId : null, error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" } });
     }
     if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
