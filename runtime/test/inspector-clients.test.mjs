@@ -153,3 +153,48 @@ describe("chrome-remote-interface (default options)", () => {
     assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "hello plain\n"]);
   });
 });
+
+describe("Chrome's DevTools frontend (as Chromium serves it)", () => {
+  test("rt --inspect-brk x.ts: the .ts source in Sources, a breakpoint set by clicking the gutter is hit, scope values, no rt frames", async (t) => {
+    if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
+    const socket = new URL(await run.banner);
+    const { chromium } = await import("playwright-core");
+    const chromiumPort = await freePort();
+    // Flags as the machine notes prescribe (the network is closed); the debugging port serves the frontend.
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--remote-debugging-port=${chromiumPort}`],
+    });
+    t.after(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The frontend Chromium ships, from its own loopback origin, pointed at rt as chrome://inspect would.
+    await page.goto(`http://127.0.0.1:${chromiumPort}/devtools/js_app.html?ws=${socket.host}${socket.pathname}`);
+
+    // Paused on the entry's first statement, in the original TypeScript (from the inline source map).
+    await page.locator(".cm-content").filter({ hasText: "interface Pair" }).waitFor();
+    await page.getByText("Debugger paused").waitFor();
+    assert.equal(run.output.stdout, "", "nothing ran yet");
+
+    // A breakpoint on `const sum: number = a + b;` by clicking its line number, then F8 (resume).
+    const line8 = page.locator(".cm-lineNumbers .cm-gutterElement").filter({ hasText: /^8$/ });
+    await line8.click();
+    await page.locator(".cm-lineNumbers .cm-breakpoint").filter({ hasText: /^8$/ }).waitFor();
+    await page.keyboard.press("F8");
+    await page.getByText("Paused on breakpoint").waitFor();
+    assert.equal(run.output.stdout, "before\n");
+    for (const value of [/^a: 2$/, /^b: 3$/]) await page.locator("li").filter({ hasText: value }).first().waitFor();
+    assert.equal(await page.getByText(/^add$/).count() > 0, true, "the call stack names add");
+    assert.equal(await page.getByText(/cli\.cjs|rt\.cjs/).count(), 0, "rt's own frames are not on the call stack");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "devtools-frontend.png") });
+
+    // On to the end: rt keeps the session until the frontend goes.
+    await page.keyboard.press("F8");
+    await until(() => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT), "rt's waiting line", () => run.output.stderr);
+    assert.equal(run.output.stdout, "before\ntotal 5\n");
+    await page.close();
+    assert.equal((await run.exited).code, 0);
+  });
+});

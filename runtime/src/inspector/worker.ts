@@ -344,16 +344,33 @@ class InternalFrames {
 
   strip(message: { method: string; params?: any }): object {
     const params = message.params;
-    const frames: Frame[] | undefined =
-      message.method === "Debugger.paused" ? params.callFrames : message.method === "Runtime.consoleAPICalled" ? params.stackTrace?.callFrames : message.method === "Runtime.exceptionThrown" ? params.exceptionDetails?.stackTrace?.callFrames : undefined;
-    if (!frames?.length || this.internal(frames[0]!)) return message;
-    frames.splice(0, frames.length, ...frames.filter((frame) => !this.internal(frame)));
+    if (message.method === "Debugger.paused") {
+      const frames: Frame[] = params.callFrames;
+      if (frames.length && !this.internal(frames[0]!)) params.callFrames = frames.filter((frame) => !this.internal(frame));
+      params.asyncStackTrace = this.stripTrace(params.asyncStackTrace);
+    }
+    if (message.method === "Runtime.consoleAPICalled") params.stackTrace = this.stripTrace(params.stackTrace);
+    if (message.method === "Runtime.exceptionThrown" && params.exceptionDetails) params.exceptionDetails.stackTrace = this.stripTrace(params.exceptionDetails.stackTrace);
     return message;
+  }
+
+  /** A Runtime.StackTrace without rt's frames; a (parent) part left empty goes. */
+  private stripTrace(trace: StackTrace | undefined, top = true): StackTrace | undefined {
+    if (!trace) return undefined;
+    const parent = this.stripTrace(trace.parent, false);
+    const callFrames = top && trace.callFrames[0] && this.internal(trace.callFrames[0]) ? trace.callFrames : trace.callFrames.filter((frame) => !this.internal(frame));
+    if (!callFrames.length && !top) return parent;
+    return { ...trace, callFrames, parent };
   }
 
   private internal(frame: Frame): boolean {
     return this.scripts.has(frame.location?.scriptId ?? frame.scriptId ?? "") || (frame.url !== undefined && isInternal(frame.url));
   }
+}
+
+interface StackTrace {
+  callFrames: Frame[];
+  parent?: StackTrace;
 }
 
 /** A Debugger.CallFrame (script by location) or a Runtime.CallFrame (script id and URL). */
