@@ -115,6 +115,8 @@ await Promise.all([
 for (const asset of ["index.html", "style.css"]) {
   copyFileSync(new URL(`./src/inspector/ui/${asset}`, import.meta.url), new URL(`./dist/inspector-ui/${asset}`, import.meta.url));
 }
+// What /json/protocol serves: V8's protocol descriptor (the domains a client reaches through rt).
+copyFileSync(nodeRequire.resolve("devtools-protocol/json/js_protocol.json"), new URL("./dist/inspector-protocol.json", import.meta.url));
 
 // The "rt" module is the running program's namespace. The never-executed assignment lets
 // Node's CommonJS export detection see the names, so `import { version } from "rt"` works.

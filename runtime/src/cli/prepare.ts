@@ -11,8 +11,8 @@ import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { AutoInstaller } from "../install/auto-install.js";
 import { TranspileCache } from "../transpile/cache.js";
-import { resolutionSettings, transpileSettings } from "../transpile/options.js";
-import { loadTsconfig } from "../transpile/tsconfig.js";
+import { resolutionSettings, settingsByTsconfig, transpileSettings } from "../transpile/options.js";
+import { loadTsconfig, TsconfigLocator } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { applyNetworkFlags } from "../net/flags.js";
 import { preconnectStores } from "../stores/load.js";
@@ -46,14 +46,15 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const cwd = process.cwd();
   const tsconfigOverride = values["tsconfig-override"] as string | undefined;
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
-  const tsconfig = loadTsconfig(cwd, tsconfigOverride);
-  const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
+  const tsconfigs = new TsconfigLocator(loadTsconfig(cwd, tsconfigOverride), tsconfigOverride !== undefined, reportWatched);
+  const transpile = transpileSettings(values, tsconfigs.fallback, process.env.NODE_ENV);
   const resolution = resolutionSettings(values);
-  const resolver = new FileResolver({ ...resolution, tsconfigPaths: tsconfig.paths });
+  const resolver = new FileResolver({ ...resolution, tsconfigs });
   const cache = TranspileCache.fromEnvironment(process.env, cacheRoot);
   const hot = values.hot === true ? new HotReloader(values["no-clear-screen"] === true) : undefined;
   const loader = new ModuleLoader({
     transpile,
+    transpileFor: settingsByTsconfig(values, tsconfigs, process.env.NODE_ENV, transpile),
     cache,
     resolver,
     conditions: resolution.conditions,
