@@ -13,6 +13,7 @@ import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expa
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
+import { CommonJsInterop } from "./commonjs-interop.js";
 import { FileResolver, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
 
@@ -55,6 +56,7 @@ export class ModuleLoader {
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
+  private readonly interop = new CommonJsInterop();
 
   constructor(private readonly settings: LoaderSettings) {}
 
@@ -157,15 +159,20 @@ export class ModuleLoader {
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const file = fileURLToPath(url);
     this.settings.tracker?.loaded(file);
-    const loader = this.loaderFor(file);
-    if (!loader) return nextLoad(url, context);
-    if (SCRIPT_LOADERS.has(loader)) {
-      if (this.loadsNatively(file, loader)) return nextLoad(url, context);
-      const { format, code } = this.transpileFile(file, loader as ScriptLoader);
-      registerTranspiled(file, code);
-      return { format, source: code, shortCircuit: true };
-    }
     const forRequire = context.conditions?.includes("require") ?? false;
+    const loader = this.loaderFor(file);
+    if (!loader) return this.withInterop(file, url, forRequire, nextLoad(url, context));
+    if (SCRIPT_LOADERS.has(loader)) {
+      if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, nextLoad(url, context));
+      const transpiled = this.transpileFile(file, loader as ScriptLoader);
+      if (transpiled.format === "commonjs" && !forRequire) {
+        // The facade's require() loads the same file: it takes this result instead of transpiling again.
+        this.pending.set(file, transpiled);
+        return this.facadeFor(file, url);
+      }
+      registerTranspiled(file, transpiled.code);
+      return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+    }
     // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
     // the text is checked first so a syntax error is reported like any other.
     if (loader === "json" && (forRequire || context.importAttributes?.type === "json")) {
@@ -173,6 +180,16 @@ export class ModuleLoader {
     }
     const asset = assetModule(file, loader as AssetLoader, forRequire);
     return { format: asset.format, source: asset.source, shortCircuit: true };
+  }
+
+  /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
+  private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
+    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
+    return this.facadeFor(file, url);
+  }
+
+  private facadeFor(file: string, url: string): LoadFnOutput {
+    return { format: "module", source: this.interop.facade(file, url), shortCircuit: true };
   }
 
   /** Plain JavaScript Node can load itself, when no --define/--drop applies to it: no transpiling. */
