@@ -48,6 +48,8 @@ export class CommonJsInterop {
 
 // "default" is the default export above, "module.exports" Node's name for the whole object; an
 // export name must be well-formed Unicode.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function isExportName(key: string): boolean {
-  return key !== "default" && key !== "module.exports" && key.isWellFormed();
+  return key !== "default" && key !== "module.exports" && !LONE_SURROGATE.test(key);
 }
