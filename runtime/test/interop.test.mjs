@@ -39,3 +39,32 @@ test("an error thrown while a CommonJS module loads rejects its import with that
 test("default import of compiled CommonJS (__esModule + exports.default) is exports.default", () => {
   assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["compiled-default.ts"])), { greeting: "hello rt", tag: "compiled", namespaceDefault: true });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Lenient module classification (loader/hooks.ts formatFor, loader/commonjs-scope.ts), as bun
+
+const COMMONJS_PKG = path.join(HERE, "commonjs-pkg");
+const MODULE_PKG = path.join(HERE, "module-pkg");
+
+test("a .ts or .js file mixing import/export with require() runs, with __filename", () => {
+  for (const [dir, file] of [
+    [COMMONJS_PKG, "mixed.ts"],
+    [COMMONJS_PKG, "mixed.js"],
+    [MODULE_PKG, "mixed.js"],
+  ]) {
+    assert.deepEqual(JSON.parse(runOk(dir, [file])), { joined: "a/b", readFileSync: "function", file }, `${dir} ${file}`);
+  }
+});
+
+test('ESM syntax in a dependency\'s .js under "type": "commonjs" runs, imported and required', () => {
+  const hello = "hello from esm-in-commonjs";
+  assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["esm-dependency.ts"])), { imported: hello, required: hello });
+});
+
+test('`import x = require("y")` in a "type": "module" package', () => {
+  assert.deepEqual(JSON.parse(runOk(MODULE_PKG, ["import-equals.ts"])), { joined: "a/b", chunks: [[1], [2]] });
+});
+
+test("an ES module that declares its own require and __dirname is left alone", () => {
+  assert.deepEqual(JSON.parse(runOk(MODULE_PKG, ["declares-own.ts"])), { dir: "module-pkg" });
+});

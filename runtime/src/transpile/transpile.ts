@@ -87,7 +87,7 @@ const ESM_ONLY_ERRORS = [
 ];
 const isEsmOnlyError = (error: unknown) => ESM_ONLY_ERRORS.some((text) => (error as Error).message.includes(text));
 
-function syntaxFormat(code: string): ModuleFormat {
+export function syntaxFormat(code: string): ModuleFormat {
   const vm = require("node:vm") as typeof import("node:vm");
   try {
     vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
