@@ -13,6 +13,7 @@ const TRANSPILE_OPTIONS = [
   "jsxFragmentFactory",
   "jsxImportSource",
   "experimentalDecorators",
+  "emitDecoratorMetadata",
   "useDefineForClassFields",
   "verbatimModuleSyntax",
   "preserveValueImports",
