@@ -68,3 +68,7 @@ test('`import x = require("y")` in a "type": "module" package', () => {
 test("an ES module that declares its own require and __dirname is left alone", () => {
   assert.deepEqual(JSON.parse(runOk(MODULE_PKG, ["declares-own.ts"])), { dir: "module-pkg" });
 });
+
+test("a CommonJS export whose getter throws is undefined; the other names import", () => {
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["imports-throwing-getter.ts"])), { ok: 1, broken: null, names: ["broken", "default", "module.exports", "ok"] });
+});

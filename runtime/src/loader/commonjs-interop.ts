@@ -39,7 +39,9 @@ export class CommonJsInterop {
     const lines = [
       `const m = globalThis[Symbol.for("rt.commonjsExports")](${JSON.stringify(url)});`,
       `export default ${compiledDefault ? "m.default" : "m"};`,
-      ...keys.map((key, i) => `const e${i} = m[${JSON.stringify(key)}];`),
+      // A getter that throws leaves its name undefined, as in Node, instead of failing the import.
+      "const get = (key) => { try { return m[key]; } catch {} };",
+      ...keys.map((key, i) => `const e${i} = get(${JSON.stringify(key)});`),
       `export { ${[...keys.map((key, i) => `e${i} as ${JSON.stringify(key)}`), 'm as "module.exports"'].join(", ")} };`,
     ];
     return lines.join("\n");
