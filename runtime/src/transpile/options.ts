@@ -5,7 +5,11 @@ import type { TransformOptions } from "esbuild";
 import { LOADERS, flagByName, type LoaderName } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
+import { decoratorMetadataOptions, type DecoratorMetadataOptions } from "./decorator-metadata.js";
 import type { Tsconfig, TsconfigLocator } from "./tsconfig.js";
+
+// TypeScript's version changes the output of files it lowers (emitDecoratorMetadata).
+declare const TYPESCRIPT_VERSION: string;
 
 export interface TranspileSettings {
   /** esbuild options common to every file (no loader, no file name). */
@@ -16,6 +20,8 @@ export interface TranspileSettings {
   readonly transformsJavaScript: boolean;
   /** False under --no-macros: a macro import is an error. */
   readonly macros: boolean;
+  /** With tsconfig's emitDecoratorMetadata: how TypeScript lowers files with decorators first. */
+  readonly decoratorMetadata: DecoratorMetadataOptions | undefined;
   /** Identifies every option that changes the output: part of the cache key. */
   readonly fingerprint: string;
 }
@@ -87,12 +93,14 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
   };
   const loaders = { ...DEFAULT_LOADERS, ...parseLoaders((values.loader as string[] | undefined) ?? []) };
   const macros = values["no-macros"] !== true;
+  const decoratorMetadata = decoratorMetadataOptions(compilerOptions);
   return {
     esbuild,
     loaders,
     transformsJavaScript: Object.keys(define).length > 0 || drop.length > 0,
     macros,
-    fingerprint: JSON.stringify([esbuild, loaders, macros]),
+    decoratorMetadata,
+    fingerprint: JSON.stringify([esbuild, loaders, macros, decoratorMetadata && TYPESCRIPT_VERSION]),
   };
 }
 

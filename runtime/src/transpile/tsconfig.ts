@@ -16,6 +16,7 @@ const TRANSPILE_OPTIONS = [
   "jsxFragmentFactory",
   "jsxImportSource",
   "experimentalDecorators",
+  "emitDecoratorMetadata",
   "useDefineForClassFields",
   "verbatimModuleSyntax",
   "preserveValueImports",
