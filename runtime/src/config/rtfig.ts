@@ -1,11 +1,11 @@
 // rtfig.toml: defaults for the flag table, merged under the command line. Found at `--config
-// <file>` or `<cwd>/rtfig.toml`; without either nothing is read or loaded but one stat.
+// <file>` or `<cwd>/rtfig.toml`; without either nothing is read or loaded but one failed open.
 // Unknown keys are warnings naming file:line:col;
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
-import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { flagByName, type FlagSpec } from "../cli/flags.js";
 import { display, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { readProjectFile } from "../data-files.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
 import { closestMatches, displayPath } from "../text.js";
@@ -17,11 +17,13 @@ export function withConfig(values: FlagValues): FlagValues {
   const explicit = values.config as string | undefined;
   const file = path.resolve(explicit ?? "rtfig.toml");
   reportWatched(file);
-  if (!existsSync(file)) {
+  const shown = explicit === undefined ? displayPath(file) : `--config ${explicit}`;
+  const text = readProjectFile(file, (reason) => new UsageError(`${shown}: ${reason}`));
+  if (text === undefined) {
     if (explicit !== undefined) throw new UsageError(`--config: no such file: ${explicit}`);
     return values;
   }
-  const defaults = readConfig(file);
+  const defaults = readConfig(file, text);
   const merged: FlagValues = { ...defaults };
   for (const [name, value] of Object.entries(values)) {
     const base = merged[name];
@@ -33,8 +35,7 @@ export function withConfig(values: FlagValues): FlagValues {
 
 type TomlTable = Record<string, unknown>;
 
-function readConfig(file: string): FlagValues {
-  const text = readFileSync(file, "utf8");
+function readConfig(file: string, text: string): FlagValues {
   const where = new KeyLocator(displayPath(file), text);
   // Loaded on demand: most projects have no rtfig.toml.
   const toml = require("smol-toml") as typeof import("smol-toml");

@@ -1,8 +1,9 @@
 // File resolution rt adds on top of Node's: extensionless and directory imports in
 // `--extension-order`, `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl`, and
 // `--main-fields` for packages without `exports`. Bare specifiers otherwise go to Node.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { cannotRead, readProjectFile } from "../data-files.js";
 import type { TsconfigPaths } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {
@@ -133,13 +134,13 @@ export function packageName(specifier: string): string | undefined {
   return parts[0] || undefined;
 }
 
+/**
+ * A package.json's fields; undefined when there is none or it is not JSON (Node decides about
+ * those). One that cannot be read (a symbolic link loop, no permission) is the user's to fix.
+ */
 export function readPackageJson(file: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = readProjectFile(file, cannotRead(file, "ERR_PACKAGE_JSON"), { skipDirectory: true });
+  if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;

@@ -1,10 +1,11 @@
 // Reads the tsconfig.json options rt honours: JSX settings, decorators and class-field
 // semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
-import { parseJsonc } from "../data-files.js";
+import { cannotRead, parseJsonc, readProjectFile } from "../data-files.js";
+import { displayPath } from "../text.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
 const TRANSPILE_OPTIONS = [
@@ -38,7 +39,8 @@ export interface Tsconfig {
 
 export function loadTsconfig(cwd: string, override: string | undefined): Tsconfig {
   const file = override ? path.resolve(cwd, override) : path.join(cwd, "tsconfig.json");
-  if (!existsSync(file)) {
+  // lstat: a symbolic link loop is there (and reported when read), not missing.
+  if (!lstatSync(file, { throwIfNoEntry: false })) {
     if (override) throw new UsageError(`--tsconfig-override: no such file: ${file}`);
     return { compilerOptions: {} };
   }
@@ -73,14 +75,18 @@ function extendsChain(file: string, seen: Set<string>): ConfigLink[] {
   const parents = config.extends === undefined ? [] : Array.isArray(config.extends) ? config.extends : [config.extends];
   const chain: ConfigLink[] = [];
   for (const parent of parents) {
-    if (typeof parent === "string") chain.push(...extendsChain(resolveExtends(parent, file), seen));
+    if (typeof parent !== "string") continue;
+    const parentFile = resolveExtends(parent, file);
+    // As when a tsconfig is missing: the project still runs, without the parent's options.
+    if (parentFile && existsSync(parentFile)) chain.push(...extendsChain(parentFile, seen));
+    else process.stderr.write(`rt: warning: ${displayPath(file)}: "extends": cannot find "${parent}"; ignored\n`);
   }
   const options = config.compilerOptions;
   chain.push({ file, options: options && typeof options === "object" ? (options as Record<string, unknown>) : {} });
   return chain;
 }
 
-function resolveExtends(specifier: string, from: string): string {
+function resolveExtends(specifier: string, from: string): string | undefined {
   const dir = path.dirname(from);
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
     const candidate = path.resolve(dir, specifier);
@@ -94,11 +100,12 @@ function resolveExtends(specifier: string, from: string): string {
       // try the next form
     }
   }
-  throw new ProgramError(`Cannot find tsconfig "${specifier}" extended from ${from}`, "ERR_TSCONFIG");
+  return undefined;
 }
 
 /** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */
 export function readJsonc(file: string): Record<string, unknown> {
-  const value = parseJsonc(file, readFileSync(file, "utf8"), "ERR_TSCONFIG");
+  const text = readProjectFile(file, cannotRead(file, "ERR_TSCONFIG")) ?? "{}";
+  const value = parseJsonc(file, text, "ERR_TSCONFIG");
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
