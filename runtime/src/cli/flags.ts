@@ -14,6 +14,7 @@ export const FLAG_GROUPS = {
   networking: "Networking & security",
   config: "Global configuration",
   build: "Bundler (rt build)",
+  secrets: "Credentials (rt secrets)",
 } as const;
 export type FlagGroup = keyof typeof FLAG_GROUPS;
 
@@ -75,7 +76,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "silent", type: "boolean", group: "general", owner: "scripts", help: "Don't echo the script's command", config: "run" },
   { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", owner: "scripts", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell", config: "run" },
   { name: "rt", short: "b", type: "boolean", group: "general", owner: "scripts", help: "Run `node` and node-shebang binaries in scripts on rt", config: "run" },
-  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "With `rt run` and no name: list the scripts as JSON", config: false },
+  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "List as JSON: `rt run` with no name (the scripts), `rt secrets list` (the names)", config: false },
   // workspaces
   { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", owner: "scripts", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)", config: false },
   { name: "workspaces", type: "boolean", group: "workspaces", owner: "scripts", help: "Run the script in every package of the root's `workspaces` field", config: false },
@@ -152,6 +153,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", owner: "build", command: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none", config: false },
   { name: "external", type: "list", valueName: "<module>", group: "build", owner: "build", command: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)", config: false },
   { name: "splitting", type: "boolean", group: "build", owner: "build", command: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)", config: false },
+  // credentials (rt secrets)
+  { name: "allow-empty", type: "boolean", group: "secrets", owner: "secrets", command: "secrets", help: "With `rt secrets set`: store an empty value (an empty stdin is refused otherwise)", config: false },
 ];
 
 /** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */

@@ -22,7 +22,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const values: FlagValues = {};
   const given: string[] = [];
   let command: CommandName | undefined;
-  // `rt build` has no program to hand arguments to: flags may follow its entries.
+  // `rt build` and `rt secrets` have no program to hand arguments to: flags may follow their entries.
   const entries: string[] = [];
   let positional = argv.length;
 
@@ -65,7 +65,7 @@ export type ScannedArg =
   /** A flag; `flag` is undefined for an unknown one, `value` for a missing value (`valueIndex`: the argument holding it, if separate). */
   | { readonly kind: "flag"; readonly index: number; readonly shown: string; readonly flag?: FlagSpec; readonly value?: string | true; readonly valueIndex?: number }
   | { readonly kind: "command"; readonly index: number; readonly command: CommandName }
-  /** An entry of `rt build`, which reads flags after its entries too. */
+  /** An entry of `rt build` or an argument of `rt secrets`, which read flags after them too. */
   | { readonly kind: "entry"; readonly index: number }
   /** Where the target and the program's arguments start (argv.length when there are none); always last. */
   | { readonly kind: "rest"; readonly index: number };
@@ -92,7 +92,7 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
         yield { kind: "command", index: i, command };
         continue;
       }
-      if (command === "build") {
+      if (command === "build" || command === "secrets") {
         yield { kind: "entry", index: i };
         continue;
       }
