@@ -28,6 +28,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
     const value = convertFlagValue(flag, raw, shown);
+    // Which of two values was meant is a guess: refuse rather than let the last one win.
+    if (flag.type !== "list" && flag.type !== "boolean" && given.includes(flag.name)) throw new UsageError(`${shown} is given more than once; it takes one value`);
     given.push(flag.name);
     if (flag.type === "list") {
       const name = flag.aliasOf ?? flag.name;
