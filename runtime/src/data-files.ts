@@ -42,7 +42,8 @@ export function parseJson(file: string, text: string, code: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
+    // V8 quotes the text around the error (newlines and all): the code frame shows it instead.
+    const message = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
     const position = /at position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : parseWithPositions(text, true).errors[0]?.offset;
     throw syntaxError(file, code, offset === undefined ? undefined : lineColumn(text, offset), message);
@@ -67,6 +68,14 @@ export function parseToml(file: string, text: string, code: string): unknown {
     const { line, column, message } = error as { line?: number; column?: number; message: string };
     throw syntaxError(file, code, line ? { line, column: column ?? 1 } : undefined, message.split("\n")[0]!);
   }
+}
+
+/** A value of the wrong type in a JSON(C) file: `file:line:column: error: <message>` at the value. */
+export function jsonValueError(file: string, text: string, at: readonly (string | number)[], message: string, code: string): ProgramError {
+  const { parseTree, findNodeAtLocation } = require("jsonc-parser") as typeof import("jsonc-parser");
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && findNodeAtLocation(tree, [...at]);
+  return syntaxError(file, code, node ? lineColumn(text, node.offset) : undefined, message);
 }
 
 /** jsonc-parser, loaded on demand: most runs read no tsconfig.json and no broken JSON. */

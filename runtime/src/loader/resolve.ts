@@ -3,7 +3,7 @@
 // `--main-fields` for packages without `exports`. Bare specifiers otherwise go to Node.
 import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { cannotRead, readProjectFile } from "../data-files.js";
+import { cannotRead, parseJson, readProjectFile } from "../data-files.js";
 import type { TsconfigPaths } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {
@@ -135,16 +135,13 @@ export function packageName(specifier: string): string | undefined {
 }
 
 /**
- * A package.json's fields; undefined when there is none or it is not JSON (Node decides about
- * those). One that cannot be read (a symbolic link loop, no permission) is the user's to fix.
+ * A package.json's fields; undefined when there is none. One that cannot be read (a symbolic
+ * link loop, no permission) or is not JSON is the user's to fix: one line, file:line:column.
+ * (Node would stop on it too, with its own stack.)
  */
 export function readPackageJson(file: string): Record<string, unknown> | undefined {
   const text = readProjectFile(file, cannotRead(file, "ERR_PACKAGE_JSON"), { skipDirectory: true });
   if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(file, text, "ERR_PACKAGE_JSON");
+  return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
 }

@@ -4,7 +4,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
-import { cannotRead, parseJsonc, readProjectFile } from "../data-files.js";
+import { cannotRead, jsonValueError, parseJsonc, readProjectFile } from "../data-files.js";
 import { displayPath } from "../text.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
@@ -103,9 +103,34 @@ function resolveExtends(specifier: string, from: string): string | undefined {
   return undefined;
 }
 
-/** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */
+/** Parses a JSON-with-comments file; a syntax error or a wrongly typed option is reported as file:line:column. */
 export function readJsonc(file: string): Record<string, unknown> {
   const text = readProjectFile(file, cannotRead(file, "ERR_TSCONFIG")) ?? "{}";
   const value = parseJsonc(file, text, "ERR_TSCONFIG");
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const config = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const wrong = wrongType(config);
+  if (wrong) throw jsonValueError(file, text, wrong.at, `${wrong.at.join(".")} must be ${wrong.expected}`, "ERR_TSCONFIG");
+  return config;
+}
+
+const STRING_OPTIONS = ["jsx", "jsxFactory", "jsxFragmentFactory", "jsxImportSource", "baseUrl", "target", "importsNotUsedAsValues"];
+const BOOLEAN_OPTIONS = ["experimentalDecorators", "useDefineForClassFields", "verbatimModuleSyntax", "preserveValueImports", "alwaysStrict", "strict"];
+
+/** The first option rt reads whose value has the wrong type (tsc refuses those too). */
+function wrongType(config: Record<string, unknown>): { at: (string | number)[]; expected: string } | undefined {
+  const isStrings = (value: unknown) => typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
+  if (config.extends !== undefined && !isStrings(config.extends)) return { at: ["extends"], expected: "a string or an array of strings" };
+  const options = config.compilerOptions;
+  if (options === undefined) return undefined;
+  if (!options || typeof options !== "object" || Array.isArray(options)) return { at: ["compilerOptions"], expected: "an object" };
+  const entries = options as Record<string, unknown>;
+  for (const key of STRING_OPTIONS) if (key in entries && typeof entries[key] !== "string") return { at: ["compilerOptions", key], expected: "a string" };
+  for (const key of BOOLEAN_OPTIONS) if (key in entries && typeof entries[key] !== "boolean") return { at: ["compilerOptions", key], expected: "true or false" };
+  const paths = entries.paths;
+  if (paths === undefined) return undefined;
+  if (!paths || typeof paths !== "object" || Array.isArray(paths)) return { at: ["compilerOptions", "paths"], expected: "an object of arrays of strings" };
+  for (const [pattern, targets] of Object.entries(paths)) {
+    if (!Array.isArray(targets) || !isStrings(targets)) return { at: ["compilerOptions", "paths", pattern], expected: "an array of strings" };
+  }
+  return undefined;
 }
