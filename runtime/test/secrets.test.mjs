@@ -232,24 +232,33 @@ describe("rt.secrets with a running keyring", () => {
       assert.equal(secretTool(["search", "--all", "service", "cli", "username", "jack"]).stdout, "");
     });
 
-    keyringTest("on a terminal, set prompts without echoing what is typed", async (t) => {
-      if (spawnSync("sh", ["-c", "command -v script"]).status !== 0) return skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
-      const command = `'${process.execPath}' -- '${RT_BIN}' secrets set cli kate`;
+    /** `rt secrets set cli <name>` on a terminal (script(1)), typing `keys` at the prompt: { code, screen }. */
+    const typeAtPrompt = async (name, keys) => {
+      const command = `'${process.execPath}' -- '${RT_BIN}' secrets set cli ${name}`;
       const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env } });
       let screen = "";
       let typed = false;
       child.stdout.setEncoding("utf8").on("data", (chunk) => {
         screen += chunk;
-        if (!typed && screen.includes("Value for cli/kate: ")) {
+        if (!typed && screen.includes(`Value for cli/${name}: `)) {
           typed = true;
-          child.stdin.write("TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
+          child.stdin.write(keys);
         }
       });
       const timer = setTimeout(() => child.kill(), 30_000);
       const code = await new Promise((resolve) => child.on("close", resolve));
       clearTimeout(timer);
-      assert.equal(code, 0, screen);
-      assert.equal(screen.replace(/\r/g, ""), "Value for cli/kate: \n");
+      return { code, screen: screen.replace(/\r/g, "") };
+    };
+
+    keyringTest("on a terminal, set prompts without echoing what is typed; Enter alone stores nothing", async (t) => {
+      if (spawnSync("sh", ["-c", "command -v script"]).status !== 0) return skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
+      const typo = await typeAtPrompt("kate", "TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
+      assert.deepEqual(typo, { code: 0, screen: "Value for cli/kate: \n" });
+      assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
+      const enter = await typeAtPrompt("kate", "\r");
+      assert.equal(enter.code, 1);
+      assert.match(enter.screen, /^Value for cli\/kate: \nerror: nothing was typed: nothing was stored\. To store an empty value on purpose: rt secrets set --allow-empty cli kate < \/dev\/null; to remove the secret: rt secrets delete cli kate\n$/);
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
     });
 
