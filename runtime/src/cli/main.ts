@@ -30,7 +30,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
   try {
     const parsed = parseArgs(argv);
     assertFlagsFitCommand(parsed);
-    changeDirectory(parsed.values.cwd as string | undefined);
+    changeDirectory(parsed.values.cwd);
     // rt build --watch rebuilds in place (esbuild watches); only programs run under the supervisor.
     if (parsed.values.watch === true && parsed.command !== "build" && !isWatchChild()) {
       running = superviseWatch(argv, parsed.values);
@@ -73,8 +73,8 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   if (values.help) return print(helpText());
   if (values.version) return print(`${RT_VERSION}\n`);
   if (parsed.command === "build") return buildCommand(parsed, invocation);
-  if (values.print !== undefined) return printCode(values.print as string, invocation);
-  if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
+  if (values.print !== undefined) return printCode(values.print, invocation);
+  if (values.eval !== undefined) return evalCode(values.eval, invocation);
   if (target === "-") return runStdin(invocation);
   if (isScriptCommand(parsed)) return runScripts(parsed, invocation);
   if (target === undefined) return print(helpText());

@@ -1,10 +1,23 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, flagByName, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAGS, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
+export type { FlagValues } from "./flags.js";
 export type FlagValue = string | number | boolean | string[];
-export type FlagValues = Record<string, FlagValue | undefined>;
+
+/**
+ * The value of a flag named at run time (a table row, an rtfig.toml key). Code that names its
+ * flag reads `values.port` and gets the table's type; this is the one untyped door.
+ */
+export function flagValue(values: FlagValues, name: string): FlagValue | undefined {
+  return (values as Record<string, FlagValue | undefined>)[name];
+}
+
+/** Sets a flag named at run time; the value was converted by its row (convertFlagValue, rtfig.toml). */
+export function setFlagValue(values: FlagValues, name: string, value: FlagValue): void {
+  (values as Record<string, FlagValue | undefined>)[name] = value;
+}
 
 export interface ParsedArgs {
   /** Flag values by long name; list flags are arrays, absent flags are undefined. */
@@ -33,13 +46,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     given.push(flag.name);
     if (flag.type === "list") {
       const name = flag.aliasOf ?? flag.name;
-      const list = (values[name] as string[] | undefined) ?? [];
-      list.push(value as string);
-      values[name] = list;
+      const before = flagValue(values, name);
+      setFlagValue(values, name, [...(Array.isArray(before) ? before : []), String(value)]);
     } else {
-      values[flag.name] = value;
+      setFlagValue(values, flag.name, value);
     }
-    for (const [name, implied] of Object.entries(flag.implies ?? {})) values[name] = implied;
+    for (const [name, implied] of Object.entries(flag.implies ?? {})) setFlagValue(values, name, implied);
   };
 
   for (const arg of scanArgs(argv)) {

@@ -38,7 +38,7 @@ export interface PreparedRuntime {
 
 export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
   const cwd = process.cwd();
-  const tsconfigOverride = values["tsconfig-override"] as string | undefined;
+  const tsconfigOverride = values["tsconfig-override"];
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
   const tsconfig = loadTsconfig(cwd, tsconfigOverride);
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
@@ -68,7 +68,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const inspector = inspectorMode(values);
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
-  installNamespace(entry, { port: values.port as number | undefined });
+  installNamespace(entry, { port: values.port });
   preconnectStores(values);
   if (cache) process.once("exit", () => cache.pruneIfDue());
   // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs

@@ -11,7 +11,7 @@ import { UsageError } from "../errors.js";
 import { reportWatched } from "../watch/report.js";
 
 export function loadEnvFiles(values: FlagValues): void {
-  const explicit = values["env-file"] as string[] | undefined;
+  const explicit = values["env-file"];
   if (!explicit && values["no-env-file"] === true) return;
   const nodeEnv = process.env.NODE_ENV || "development";
   const candidates = explicit ?? [".env", `.env.${nodeEnv}`, ...(nodeEnv === "test" ? [] : [".env.local"])];
