@@ -315,7 +315,8 @@ describe("rt.secrets with a running keyring", () => {
       mistake(rt(["secrets", "delete", "a", "b", "c"], { cwd }), 2, "rt: rt secrets delete takes <service> <name>, got 3 arguments");
       mistake(rt(["secrets", "get", "", "b"], { cwd }), 2, "rt: service must not be empty");
       mistake(rt(["secrets", "get", "a", "x".repeat(300)], { cwd }), 2, "rt: name is 300 characters long; the limit is 255");
-      mistake(rt(["secrets", "--define", "X:1", "get", "a", "b"], { cwd }), 2, "rt: rt secrets get does not take --define (it takes no flags)");
+      mistake(rt(["secrets", "--define", "X:1", "get", "a", "b"], { cwd }), 2, "rt: --define does not apply to rt secrets (it is a flag for running programs)");
+      mistake(rt(["secrets", "get", "a", "b", "--json"], { cwd }), 2, "rt: rt secrets get does not take --json (it takes no flags)");
       mistake(rt(["secrets", "list", "a", "--allow-empty"], { cwd }), 2, "rt: rt secrets list does not take --allow-empty (its flags: --json)");
       mistake(rt(["--allow-empty", "app.ts"], { cwd }), 2, 'rt: --allow-empty is a flag of "rt secrets": rt secrets --allow-empty ...');
     });

@@ -168,13 +168,40 @@ type ValueOf<Row> = Row extends { readonly type: "boolean" }
 export type FlagValues = { -readonly [Row in FlagRow as Row extends { readonly aliasOf: string } ? never : Row["name"]]?: ValueOf<Row> };
 export type FlagName = keyof FlagValues;
 
-/** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */
+/** Which flags a command takes besides the rows that name it (`command`): whole groups and single flags. */
+interface CommandFlags {
+  readonly groups: readonly FlagGroup[];
+  readonly flags: readonly string[];
+}
+
+/**
+ * Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the
+ * script). `takes` is the one statement of the flags a command accepts; without it, every flag
+ * but other commands' own (running a program: `rt <file>` and `rt run`).
+ */
 export const COMMANDS = {
   run: { usage: "rt run [flags] <file|script|binary|command> [args...]", help: "Run a file, a package.json script, a project binary or a system command" },
-  build: { usage: "rt build [flags] <entry...>", help: "Bundle for node, browsers or rt" },
-  secrets: { usage: "rt secrets <get|set|delete|list> ...", help: "Manage credentials in the OS credential store" },
-} as const satisfies Record<string, { usage: string; help: string }>;
+  build: {
+    usage: "rt build [flags] <entry...>",
+    help: "Bundle for node, browsers or rt",
+    // A bundle compiles as rt runs the sources: the transpilation and resolution flags apply.
+    takes: { groups: ["build", "transpilation", "resolution", "config"], flags: ["help", "version", "watch", "no-clear-screen"] },
+  },
+  secrets: {
+    usage: "rt secrets <get|set|delete|list> ...",
+    help: "Manage credentials in the OS credential store",
+    takes: { groups: ["secrets"], flags: ["help", "json"] },
+  },
+} as const satisfies Record<string, { usage: string; help: string; takes?: CommandFlags }>;
 export type CommandName = keyof typeof COMMANDS;
+
+/** Whether `command` (undefined: running a file) takes `flag`. */
+export function commandTakes(command: CommandName | undefined, flag: FlagSpec): boolean {
+  if (flag.command) return flag.command === command;
+  if (command === undefined) return true;
+  const { takes }: { readonly help: string; readonly takes?: CommandFlags } = COMMANDS[command];
+  return !takes || takes.groups.includes(flag.group) || takes.flags.includes(flag.name);
+}
 
 const byName = new Map<string, FlagSpec>();
 const byShort = new Map<string, FlagSpec>();

@@ -1,5 +1,5 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
+import { COMMANDS, FLAGS, commandTakes, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
@@ -148,11 +148,13 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
   yield { kind: "rest", index: argv.length };
 }
 
-/** A flag of one command (e.g. rt build's --outdir) given to another is refused, never ignored. */
+/** A flag the command does not take (e.g. rt build's --outdir on a run) is refused, never ignored. */
 export function assertFlagsFitCommand(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
-    if (flag.command && parsed.command !== flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
+    if (commandTakes(parsed.command, flag)) continue;
+    if (flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
+    throw new UsageError(`${display(flag)} does not apply to rt ${parsed.command} (it is a flag for running programs)`);
   }
 }
 
