@@ -7,7 +7,13 @@ import { loadSecrets } from "../../secrets/load.js";
 import { flagByName } from "../flags.js";
 import { display, type ParsedArgs } from "../parse.js";
 
-/** Each subcommand: its arguments, the flags it takes besides --help, and what it does. */
+/** A subcommand: its arguments, the flags it takes besides --help, and what it does. */
+interface SubcommandSpec {
+  readonly args: readonly string[];
+  readonly flags: readonly string[];
+  readonly help: string;
+}
+
 const SUBCOMMANDS = {
   get: { args: ["service", "name"], flags: [], help: "Print the value stored for <service> and <name>, exactly (a newline only on a terminal)." },
   set: {
@@ -17,7 +23,7 @@ const SUBCOMMANDS = {
   },
   delete: { args: ["service", "name"], flags: [], help: "Remove the value stored for <service> and <name>." },
   list: { args: ["service"], flags: ["json"], help: "Print the names stored for <service>, one per line (never values)." },
-} as const;
+} as const satisfies Record<string, SubcommandSpec>;
 type Subcommand = keyof typeof SUBCOMMANDS;
 
 const USAGE = "rt secrets " + Object.keys(SUBCOMMANDS).map((name) => usage(name as Subcommand, false)).join(" | ");
@@ -27,9 +33,9 @@ export function secretsCommand(subcommand: string | undefined, args: readonly st
   if (parsed.values.help === true) return writeOut(known ? subcommandHelp(known) : secretsHelp());
   if (subcommand === undefined) throw new UsageError(`rt secrets needs a subcommand: ${USAGE}`);
   if (!known) throw new UsageError(`unknown subcommand "rt secrets ${subcommand}": ${USAGE}`);
-  const { args: expected, flags } = SUBCOMMANDS[known];
+  const { args: expected, flags }: SubcommandSpec = SUBCOMMANDS[known];
   for (const name of parsed.given) {
-    if (!(flags as readonly string[]).includes(name)) {
+    if (!flags.includes(name)) {
       const takes = flags.length ? `its flags: ${flags.map((flag) => `--${flag}`).join(", ")}` : "it takes no flags";
       throw new UsageError(`rt secrets ${known} does not take ${display(flagByName(name)!)} (${takes})`);
     }
@@ -46,13 +52,13 @@ export function secretsCommand(subcommand: string | undefined, args: readonly st
 }
 
 function usage(subcommand: Subcommand, withFlags = true): string {
-  const { args, flags } = SUBCOMMANDS[subcommand];
+  const { args, flags }: SubcommandSpec = SUBCOMMANDS[subcommand];
   const flagText = withFlags ? flags.map((flag) => ` [--${flag}]`).join("") : "";
   return `${subcommand} ${args.map((name) => `<${name}>`).join(" ")}${flagText}`;
 }
 
 function subcommandHelp(subcommand: Subcommand): string {
-  const { flags, help } = SUBCOMMANDS[subcommand];
+  const { flags, help }: SubcommandSpec = SUBCOMMANDS[subcommand];
   const lines = [`Usage: rt secrets ${usage(subcommand)}`, "", help];
   if (flags.length) lines.push("", "Flags:", ...flags.map((name) => `  --${name.padEnd(14)}${flagByName(name)!.help}`));
   return `${lines.join("\n")}\n`;
