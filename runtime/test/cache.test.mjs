@@ -1,7 +1,7 @@
 // The transpiler cache: content-addressed, never stale, atomic under concurrency, bounded, and
 // a hit never loads esbuild.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { FIXTURES, rt, rtAsync, tempDir } from "./rt.mjs";

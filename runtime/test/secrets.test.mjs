@@ -325,7 +325,7 @@ describe("rt.secrets with a running keyring", () => {
       const setHelp = rt(["secrets", "set", "a", "b", "--help"], { cwd });
       assert.equal(setHelp.code, 0);
       assert.match(setHelp.stdout, /^Usage: rt secrets set <service> <name> \[--allow-empty\]\n\nStore the value read from stdin/);
-      assert.match(setHelp.stdout, /\n  --allow-empty +With `rt secrets set`: store an empty value/);
+      assert.match(setHelp.stdout, /\n {2}--allow-empty +With `rt secrets set`: store an empty value/);
       assert.equal(rt(["secrets", "--help", "list"], { cwd }).stdout.split("\n")[0], "Usage: rt secrets list <service> [--json]");
       const overview = rt(["secrets", "--help"], { cwd });
       assert.equal(overview.code, 0);

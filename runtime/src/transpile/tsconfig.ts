@@ -1,6 +1,8 @@
 // Reads the tsconfig.json options rt honours: JSX settings, decorators and class-field
-// semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`.
-import { existsSync, lstatSync } from "node:fs";
+// semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`
+// (one that cannot be found is reported in one line and skipped, as tsx and bun go on) and
+// expands `${configDir}`. TsconfigLocator finds the tsconfig that applies to a file.
+import { lstatSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
@@ -44,6 +46,53 @@ export function loadTsconfig(cwd: string, override: string | undefined): Tsconfi
     if (override) throw new UsageError(`--tsconfig-override: no such file: ${file}`);
     return { compilerOptions: {} };
   }
+  return readTsconfig(file);
+}
+
+/**
+ * The tsconfig.json that applies to each file, as bun (and tsc) choose it: the nearest one up
+ * from the file's directory, not above the package of a file inside node_modules; the
+ * default (--tsconfig-override, else $cwd/tsconfig.json) where there is none.
+ * With --tsconfig-override, that file applies to every file.
+ */
+export class TsconfigLocator {
+  private readonly byDirectory = new Map<string, Tsconfig>();
+  private readonly byFile = new Map<string, Tsconfig>();
+
+  constructor(
+    readonly fallback: Tsconfig,
+    private readonly overridden: boolean,
+    /** Told of each tsconfig.json read (--watch restarts when one changes). */
+    private readonly onRead: (file: string) => void = () => {},
+  ) {
+    if (fallback.file) this.byFile.set(fallback.file, fallback);
+  }
+
+  forDirectory(dir: string): Tsconfig {
+    if (this.overridden) return this.fallback;
+    const known = this.byDirectory.get(dir);
+    if (known) return known;
+    let found: Tsconfig;
+    const candidate = path.join(dir, "tsconfig.json");
+    const parent = path.dirname(dir);
+    if (isThere(candidate)) {
+      let known = this.byFile.get(candidate);
+      if (!known) {
+        this.onRead(candidate);
+        this.byFile.set(candidate, (known = readTsconfig(candidate)));
+      }
+      found = known;
+    } else if (parent === dir || path.basename(dir) === "node_modules") found = this.fallback;
+    else found = this.forDirectory(parent);
+    this.byDirectory.set(dir, found);
+    return found;
+  }
+}
+
+function readTsconfig(file: string): Tsconfig {
+  // `${configDir}` is the directory of the tsconfig being read, wherever in the chain it is written.
+  const configDir = path.dirname(file);
+  const expand = (value: string) => value.replaceAll("${configDir}", () => configDir);
   const merged: Record<string, unknown> = {};
   let paths: Record<string, string[]> | undefined;
   let pathsDir: string | undefined;
@@ -52,9 +101,14 @@ export function loadTsconfig(cwd: string, override: string | undefined): Tsconfi
   for (const { file: configFile, options } of extendsChain(file, new Set())) {
     const dir = path.dirname(configFile);
     for (const key of TRANSPILE_OPTIONS) if (key in options) merged[key] = options[key];
-    if (typeof options.baseUrl === "string") baseUrl = path.resolve(dir, options.baseUrl);
+    if (typeof options.baseUrl === "string") baseUrl = path.resolve(dir, expand(options.baseUrl));
     if (options.paths && typeof options.paths === "object") {
-      paths = options.paths as Record<string, string[]>;
+      paths = Object.fromEntries(
+        Object.entries(options.paths as Record<string, unknown>).map(([pattern, targets]) => [
+          pattern,
+          Array.isArray(targets) ? targets.filter((target) => typeof target === "string").map(expand) : [],
+        ]),
+      );
       pathsDir = dir;
     }
   }
@@ -77,20 +131,21 @@ function extendsChain(file: string, seen: Set<string>): ConfigLink[] {
   for (const parent of parents) {
     if (typeof parent !== "string") continue;
     const parentFile = resolveExtends(parent, file);
-    // As when a tsconfig is missing: the project still runs, without the parent's options.
-    if (parentFile && existsSync(parentFile)) chain.push(...extendsChain(parentFile, seen));
-    else process.stderr.write(`rt: warning: ${displayPath(file)}: "extends": cannot find "${parent}"; ignored\n`);
+    if (parentFile) chain.push(...extendsChain(parentFile, seen));
+    else process.stderr.write(`rt: warning: ${displayPath(file)}: "extends": cannot find tsconfig "${parent}"; going on without it\n`);
   }
   const options = config.compilerOptions;
   chain.push({ file, options: options && typeof options === "object" ? (options as Record<string, unknown>) : {} });
   return chain;
 }
 
+/** The file an `extends` names (a path, or a package's tsconfig), or undefined when there is none. */
 function resolveExtends(specifier: string, from: string): string | undefined {
   const dir = path.dirname(from);
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
     const candidate = path.resolve(dir, specifier);
-    return existsSync(candidate) || candidate.endsWith(".json") ? candidate : `${candidate}.json`;
+    for (const file of [candidate, `${candidate}.json`]) if (isThere(file)) return file;
+    return undefined;
   }
   const require = createRequire(from);
   for (const request of [specifier, `${specifier}.json`, `${specifier}/tsconfig.json`]) {
@@ -101,6 +156,15 @@ function resolveExtends(specifier: string, from: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A file to read, or something there that cannot be read (a symbolic link loop): reported when read. */
+function isThere(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return true;
+  }
 }
 
 /** Parses a JSON-with-comments file; a syntax error or a wrongly typed option is reported as file:line:column. */
