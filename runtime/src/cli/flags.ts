@@ -195,11 +195,11 @@ export const COMMANDS = {
 } as const satisfies Record<string, { usage: string; help: string; takes?: CommandFlags }>;
 export type CommandName = keyof typeof COMMANDS;
 
-/** Whether `command` (undefined: running a file) takes `flag`. */
-export function commandTakes(command: CommandName | undefined, flag: FlagSpec): boolean {
+/** Whether `command` (undefined or not a command: running a file) takes `flag`; also for the language server. */
+export function commandTakes(command: string | undefined, flag: FlagSpec): boolean {
   if (flag.command) return flag.command === command;
-  if (command === undefined) return true;
-  const { takes }: { readonly help: string; readonly takes?: CommandFlags } = COMMANDS[command];
+  if (command === undefined || !Object.hasOwn(COMMANDS, command)) return true;
+  const { takes }: { readonly help: string; readonly takes?: CommandFlags } = COMMANDS[command as CommandName];
   return !takes || takes.groups.includes(flag.group) || takes.flags.includes(flag.name);
 }
 
