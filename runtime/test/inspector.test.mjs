@@ -369,8 +369,8 @@ describe("wait and break", () => {
     const { scriptSource } = await client.send("Debugger.getScriptSource", { scriptId: location.scriptId });
     assert.match(scriptSource.split("\n")[location.lineNumber], /const who = "world"/, "the first statement that runs");
     assert.equal(run.output.stdout, "");
-    client.resumeAndForget();
-    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "hello world\n"]);
+    await client.send("Debugger.resume");
+    assert.deepEqual(await disconnectAtEnd(run, client).then((r) => [r.code, r.stdout]), [0, "hello world\n"]);
   });
 
   test("rt --inspect-wait run <script>: the debugger flag reaches the rt program the script starts (RT_INSPECT), not the runner", async (t) => {
