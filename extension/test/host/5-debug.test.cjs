@@ -4,7 +4,7 @@
 const assert = require("node:assert/strict");
 const { readFileSync } = require("node:fs");
 const vscode = require("vscode");
-const { folder, followSession, metric, path, pressContinue } = require("./support.cjs");
+const { eventually, folder, followSession, metric, path, pressContinue } = require("./support.cjs");
 
 async function debugToBreakpoint(start, metricName) {
   const file = path.join(folder("app").uri.fsPath, "debug-me.ts");
@@ -39,7 +39,63 @@ async function debugToBreakpoint(start, metricName) {
   }
 }
 
+/** Every rt session's stops (the main session's and its child sessions'), with the session they came from. */
+function followStops() {
+  const stops = [];
+  let output = "";
+  const tracker = vscode.debug.registerDebugAdapterTrackerFactory("rt", {
+    createDebugAdapterTracker: (session) => ({
+      onDidSendMessage(message) {
+        if (message.type === "event" && message.event === "stopped") stops.push({ session, body: message.body });
+        if (message.type === "event" && message.event === "output") output += message.body.output;
+      },
+    }),
+  });
+  return { stops, output: () => output, dispose: () => tracker.dispose() };
+}
+
+/** A breakpoint on the line of `file` that contains `text`; returns its 1-based line. */
+function breakpointAt(file, text) {
+  const uri = vscode.Uri.file(file);
+  const line = readFileSync(file, "utf8").split("\n").findIndex((candidate) => candidate.includes(text));
+  const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)));
+  vscode.debug.addBreakpoints([breakpoint]);
+  return { breakpoint, line: line + 1 };
+}
+
 suite("debugger", () => {
+  test("a breakpoint in a worker thread's file and one in a forked child's are hit: the worker as a thread, the child as a child session", async () => {
+    const dir = folder("app").uri.fsPath;
+    const inWorker = breakpointAt(path.join(dir, "threads-worker.ts"), "const reply");
+    const inChild = breakpointAt(path.join(dir, "threads-child.ts"), "const greeting");
+    const follow = followStops();
+    const topFrame = async ({ session, body }) => {
+      const { stackFrames } = await session.customRequest("stackTrace", { threadId: body.threadId, startFrame: 0, levels: 1 });
+      const framePath = stackFrames[0].source.path;
+      return [path.basename(framePath.includes("://") ? vscode.Uri.parse(framePath).path : framePath), stackFrames[0].line];
+    };
+    try {
+      const main = vscode.Uri.file(path.join(dir, "threads.ts"));
+      await vscode.window.showTextDocument(main);
+      assert.equal(await vscode.commands.executeCommand("rt.debugFile", main), true);
+      await eventually(() => follow.stops.length >= 1, "the worker's breakpoint", 60_000);
+      const worker = follow.stops[0];
+      assert.notEqual(worker.body.threadId, 1, "the worker is a thread of its own");
+      assert.deepEqual(await topFrame(worker), ["threads-worker.ts", inWorker.line]);
+      await worker.session.customRequest("continue", { threadId: worker.body.threadId });
+      await eventually(() => follow.stops.length >= 2, "the child's breakpoint", 60_000);
+      const child = follow.stops[1];
+      assert.notEqual(child.session, worker.session);
+      assert.equal(child.session.parentSession, worker.session, "the child's session is a child of the program's");
+      assert.deepEqual(await topFrame(child), ["threads-child.ts", inChild.line]);
+      await child.session.customRequest("continue", { threadId: child.body.threadId });
+      await eventually(() => follow.output().includes("threads done"), "the program's end", 60_000);
+    } finally {
+      follow.dispose();
+      vscode.debug.removeBreakpoints([inWorker.breakpoint, inChild.breakpoint]);
+    }
+  });
+
   test("Debug File stops at a breakpoint in a .ts file, shows the top stack frame, continues to the end", async () => {
     await debugToBreakpoint((uri) => vscode.commands.executeCommand("rt.debugFile", uri), "debugFileToBreakpointMs");
   });
