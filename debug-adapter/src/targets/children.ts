@@ -16,7 +16,7 @@ export function childConfiguration(child: Announcement): AttachArguments & { typ
 
 /** Whether the child runs a file of a dependency (node_modules), not the program's own code. */
 export function isToolProcess(child: Announcement): boolean {
-  return child.entry !== undefined && child.entry.split(/[\\/]/).includes("node_modules");
+  return child.entry?.split(/[\\/]/).includes("node_modules") ?? false;
 }
 
 /** Lets a waiting child run without a debugger. */

@@ -42,7 +42,7 @@ export function registerF5(context: vscode.ExtensionContext, preload: () => void
 
 async function debugsActiveFile(folders: Map<string, Promise<boolean>>): Promise<boolean> {
   const uri = vscode.window.activeTextEditor?.document.uri;
-  if (!uri || uri.scheme !== "file" || !TYPESCRIPT.has(path.extname(uri.fsPath))) return false;
+  if (uri?.scheme !== "file" || !TYPESCRIPT.has(path.extname(uri.fsPath))) return false;
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder || hasLaunchConfigurations(folder)) return false;
   let uses = folders.get(folder.uri.fsPath);
