@@ -14,7 +14,12 @@ const child = (label, mode = "unset", main = true) => `${label}: <b>hello from t
 
 /** `node <args>` in the fixture (Node's own CLI, not rt's), with its own transpiler cache. */
 function node(t, args) {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: tempDir(t) },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -48,7 +53,8 @@ describe("the debugger follows worker threads", () => {
     assert.equal(attached.waitingForDebugger, true);
     // The worker's own session, carried inside the main thread's.
     let id = 0;
-    const toWorker = (method, params) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+    const toWorker = (method, params) =>
+      cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
     const fromWorker = (method, filter) =>
       cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
         const parsed = JSON.parse(message);
@@ -69,6 +75,9 @@ describe("the debugger follows worker threads", () => {
     assert.equal(stop.reason, "Break on start");
     assert.equal(stop.callFrames[0].location.scriptId, script.scriptId);
     await toWorker("Debugger.resume");
+    // The worker's end detaches its session; the program then waits for the client to go, as Node does.
+    await cdp.event("NodeWorker.detachedFromWorker", ({ sessionId }) => sessionId === attached.sessionId);
+    cdp.close();
     const result = await exited;
     assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
@@ -111,7 +120,12 @@ describe("rt's loader in Node's own CLI", () => {
   test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version", (t) => {
     // Without the variable that makes a `node --test` started by this test runner report to it.
     const { NODE_TEST_CONTEXT, ...env } = process.env;
-    const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], { cwd, encoding: "utf8", env: { ...env, RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+    const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], {
+      cwd,
+      encoding: "utf8",
+      env: { ...env, RT_TRANSPILER_CACHE_PATH: tempDir(t) },
+      timeout: 60_000,
+    });
     const tested = { code: run.status, stdout: run.stdout, stderr: run.stderr };
     assert.equal(tested.code, 0, tested.stdout + tested.stderr);
     assert.match(tested.stdout, /✔ greets from a test file/);
