@@ -2,11 +2,12 @@
 // `node --import rt/register` / `node --test` under `rt --rt run` use rt's loader: real processes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { CdpClient, startInspected } from "./cdp.mjs";
-import { FIXTURES, RT_BIN, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, RT_BIN, rt, rtLive, tempDir } from "./rt.mjs";
 
 const cwd = path.join(FIXTURES, "threads");
 const worker = (label) => `${label}: <b>hello from the worker</b> (${label}, import.meta.main: true)\n${label}: exit 0\n`;
@@ -38,6 +39,29 @@ describe("worker threads run on rt", () => {
         "throw: error event: thrown in the worker\nthrow: exit 1\n",
     );
     assert.equal(result.code, 0);
+  });
+});
+
+describe("--watch follows worker threads", () => {
+  test("editing a worker's file (or a module it imports) restarts the program", async (t) => {
+    const dir = tempDir(t);
+    writeFileSync(
+      path.join(dir, "main.ts"),
+      'import { Worker } from "node:worker_threads";\nnew Worker("./worker.ts").on("message", (m: string) => console.log(m));\n',
+    );
+    writeFileSync(
+      path.join(dir, "worker.ts"),
+      'import { parentPort } from "node:worker_threads";\nimport { text } from "./text.ts";\nparentPort!.postMessage(`worker says ${text}`);\n',
+    );
+    writeFileSync(path.join(dir, "text.ts"), 'export const text: string = "one";\n');
+    const live = rtLive(t, ["--watch", "--no-clear-screen", "main.ts"], { cwd: dir });
+    await live.waitFor(/worker says one\n/);
+    let from = live.output.length;
+    writeFileSync(path.join(dir, "text.ts"), 'export const text: string = "two";\n');
+    assert.match((await live.waitFor(/worker says two\n/, { from })).slice(from), /restarting: text\.ts changed/);
+    from = live.output.length;
+    writeFileSync(path.join(dir, "worker.ts"), 'import { parentPort } from "node:worker_threads";\nparentPort!.postMessage("worker edited");\n');
+    assert.match((await live.waitFor(/worker edited\n/, { from })).slice(from), /restarting: worker\.ts changed/);
   });
 });
 
