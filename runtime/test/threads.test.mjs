@@ -141,7 +141,7 @@ describe("rt's loader in Node's own CLI", () => {
     assert.deepEqual(node(t, ["--require", "rt/register", "child", "--require"]), { code: 3, stdout: child("--require"), stderr: "" });
   });
 
-  test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version", (t) => {
+  test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version, `node -pe` Node's -p -e", (t) => {
     // Without the variable that makes a `node --test` started by this test runner report to it.
     const { NODE_TEST_CONTEXT, ...env } = process.env;
     const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], {
@@ -155,5 +155,7 @@ describe("rt's loader in Node's own CLI", () => {
     assert.match(tested.stdout, /✔ greets from a test file/);
     assert.match(tested.stdout, /ℹ pass 1\n/);
     assert.deepEqual(rt(["--rt", "--silent", "run", "node-version"], { cwd }), { code: 0, signal: null, stdout: `${process.version}\n`, stderr: "" });
+    // `-pe` is -p -e to Node (rt's parser would take "e" for -p's value).
+    assert.deepEqual(rt(["--rt", "--silent", "run", "node-print"], { cwd }), { code: 0, signal: null, stdout: "42\n", stderr: "" });
   });
 });
