@@ -1,6 +1,6 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -355,8 +355,9 @@ export class ModuleLoader {
   private packageType(dir: string): string | undefined {
     if (this.packageTypes.has(dir)) return this.packageTypes.get(dir);
     const file = path.join(dir, "package.json");
-    // existsSync first: most directories have no package.json, and a failed read throws.
-    const manifest = existsSync(file) ? readPackageJson(file) : undefined;
+    // lstat first: most directories have no package.json; a symbolic link loop is there and
+    // reported by the read (existsSync would call it missing and leave Node to fail on it).
+    const manifest = lstatSync(file, { throwIfNoEntry: false }) ? readPackageJson(file) : undefined;
     const parent = path.dirname(dir);
     const type = manifest ? (typeof manifest.type === "string" ? manifest.type : undefined) : parent === dir ? undefined : this.packageType(parent);
     this.packageTypes.set(dir, type);
