@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FIXTURES, REPO, RT_BIN, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, REPO, RT_BIN, rt, rtArgv, tempDir, throughNativeFront } from "./rt.mjs";
 import { inTmux, rtCommand, underScript } from "./terminal.mjs";
 
 const HERE = path.join(FIXTURES, "scripts");
@@ -91,12 +91,26 @@ describe("resolution order", () => {
   });
 });
 
+describe("the rules shared with the compiled front (script-rules.json)", () => {
+  const { cases } = JSON.parse(readFileSync(path.join(REPO, "runtime", "test", "script-rules.json"), "utf8"));
+  const fill = (text) =>
+    text.replace(/\{(\w+)\}/g, (whole, key) => ({ fixtures: HERE, version, node: process.execPath, nodeVersion: process.version, launcher: RT_BIN, platform: process.platform, arch: process.arch })[key] ?? whole);
+  for (const { rule, cwd, args, env, stdout = "", stderr = "", stderrPattern, ignoreLines, code = 0 } of cases) {
+    test(`${rule}: rt ${args.join(" ")}`, () => {
+      const result = rt(args, { cwd: path.join(HERE, cwd), env });
+      const shown = ignoreLines ? result.stdout.split(/(?<=\n)/).filter((line) => !new RegExp(ignoreLines).test(line)).join("") : result.stdout;
+      if (stderrPattern) assert.match(result.stderr, new RegExp(stderrPattern));
+      same({ ...result, stdout: shown, stderr: stderrPattern ? "" : result.stderr }, { stdout: fill(stdout), stderr: stderrPattern ? "" : fill(stderr), code });
+    });
+  }
+});
+
 describe("startup budget", () => {
   const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
   const probed = (args, cwd) => rt(args, { cwd, env: { NODE_OPTIONS: `--require ${probe}`, RT_TRANSPILER_CACHE_PATH: "0" } }).stderr.split("\n").find((line) => line.startsWith("probe:"));
 
-  test("a script runs without module hooks or the transpiler", () => {
-    assert.equal(probed(["run", "clean"], plain), "probe: hooks=false esbuild=false child_process=true");
+  test("a script runs without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
+    assert.equal(probed(["run", "clean"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true");
     assert.equal(probed(["run"], plain), "probe: hooks=false esbuild=false child_process=false");
   });
 
@@ -114,7 +128,8 @@ describe("scripts in a shell", () => {
   });
 
   test("a simple command starts without the shell, as the shell would start it: PATH lookup, PWD, and the shell's own report when nothing starts", { skip: process.platform !== "linux" && "reads /proc" }, () => {
-    same(rt(["run", "parent"], { cwd: plain }), { stdout: "node\n", stderr: "$ parent-exe\n" });
+    // Its parent is rt: the Node CLI's node, or the compiled front.
+    same(rt(["run", "parent"], { cwd: plain }), { stdout: throughNativeFront() ? "rt\n" : "node\n", stderr: "$ parent-exe\n" });
     same(rt(["run", "parent-of-pipe"], { cwd: plain }), { stdout: "bash\n", stderr: "$ parent-exe | cat\n" });
     same(rt(["run", "pwd-env"], { cwd: path.join(plain, "nested", "deeper") }), { stdout: `${plain}\n`, stderr: "$ printenv PWD\n" });
     assert.match(rt(["run", "no-shebang"], { cwd: plain }).stdout, /^no #! line, run by /);
@@ -543,7 +558,8 @@ describe("on a terminal", () => {
 
 /** Starts rt; `ready` resolves once the script printed "ready". Whatever is left is killed when the test ends. */
 function startRt(t, args, { cwd, env = {} }) {
-  const child = spawn(process.execPath, ["--", RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
+  const [command, ...rest] = rtArgv(args);
+  const child = spawn(command, rest, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
   t.after(() => {
     child.kill("SIGKILL");
     child.stdout.destroy();
