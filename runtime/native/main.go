@@ -1,3 +1,5 @@
+//go:build linux
+
 // rt's compiled front. `rt run <script>` and `rt <script>` spend most of their time starting
 // Node (issue 22): this program runs a package.json script itself, exactly as the Node CLI's
 // runner (src/run/) does, and replaces itself with the Node CLI (exec: same process, no second

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -48,6 +50,11 @@ func findNode() (nodeInfo, bool) {
 	key := fmt.Sprintf("%s\t%d\t%d.%09d", execPath, stat.Size, stat.Mtim.Sec, stat.Mtim.Nsec)
 	version := cachedVersion(key)
 	if version == "" {
+		// A version manager's shim (asdf's script, volta's binary) picks a Node per project: its
+		// version cannot be cached by its path, and process.execPath is not its path.
+		if filepath.Base(execPath) != "node" || !isELF(execPath) {
+			return nodeInfo{}, false
+		}
 		output, err := exec.Command(execPath, "--version").Output()
 		if err != nil {
 			return nodeInfo{}, false
@@ -56,6 +63,17 @@ func findNode() (nodeInfo, bool) {
 		rememberVersion(key, version)
 	}
 	return nodeInfo{execPath: execPath, version: version}, supportedNode(version)
+}
+
+func isELF(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	n, _ := f.Read(magic)
+	return n == 4 && string(magic) == "\x7fELF"
 }
 
 // supportedNode: the versions bin/rt.cjs accepts (>= 22.15).

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -36,6 +38,7 @@ func lifecycleSteps(m *manifest, name string, args []string) []step {
 // `$ <command>` on stderr before each, the first failure's code (and a line saying so), 128 + n
 // after rt itself received signal n.
 func runScript(request scriptRequest, ctx runContext) int {
+	prepareStdio()
 	paint := painter(2)
 	signals := forwardSignals()
 	for _, s := range lifecycleSteps(request.manifest, request.name, request.args) {
@@ -233,4 +236,27 @@ func isTerminal(fd int) bool {
 // writeStderr writes all of text; a reader that went away is no error (as the Node CLI).
 func writeStderr(text string) {
 	os.Stderr.WriteString(text)
+}
+
+// prepareStdio does to descriptors 0-2 what Node and libuv do for the Node CLI's scripts: a
+// closed one is opened on /dev/null (Node, at start), and they are made blocking (libuv, in
+// each child: programs that do not expect EAGAIN on stdout get none).
+func prepareStdio() {
+	for fd := 0; fd <= 2; fd++ {
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+		if errno == syscall.EBADF {
+			mode := syscall.O_RDWR
+			if fd == 0 {
+				mode = syscall.O_RDONLY
+			}
+			if opened, err := syscall.Open("/dev/null", mode, 0); err == nil && opened != fd {
+				syscall.Dup2(opened, fd)
+				syscall.Close(opened)
+			}
+			continue
+		}
+		if errno == 0 && flags&syscall.O_NONBLOCK != 0 {
+			syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETFL, flags&^syscall.O_NONBLOCK)
+		}
+	}
 }
