@@ -4,6 +4,7 @@
 // (written to shared_rules.go here: one definition for both).
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMMANDS } from "../src/cli/flags.ts";
@@ -32,8 +33,9 @@ function compile(go) {
   const result = spawnSync(go, ["build", "-trimpath", "-ldflags=-s -w", "-o", FRONT, "."], {
     cwd: HERE,
     encoding: "utf8",
-    // No network, no toolchain switch: the standard library only.
-    env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local" },
+    // No network, no toolchain switch: the standard library only. Go keeps its build cache under
+    // $XDG_CACHE_HOME or $HOME; a CI user with neither gets one in the temporary directory.
+    env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", ...goHomes() },
   });
   if (result.status !== 0) throw new Error(`go build of the native front failed:\n${result.stderr}`);
 }
@@ -43,6 +45,12 @@ function upToDate() {
   const built = statSync(FRONT, { throwIfNoEntry: false })?.mtimeMs;
   if (built === undefined) return false;
   return readdirSync(HERE).every((name) => !/\.(go|mod)$/.test(name) || statSync(path.join(HERE, name)).mtimeMs < built);
+}
+
+function goHomes() {
+  if (process.env.GOCACHE || process.env.XDG_CACHE_HOME || process.env.HOME) return {};
+  const home = path.join(tmpdir(), "rt-go");
+  return { GOCACHE: path.join(home, "cache"), GOPATH: path.join(home, "path") };
 }
 
 function findGo() {
