@@ -49,7 +49,7 @@ func readRequest(argv []string) (scriptRequest, bool) {
 	if !ok || found == nil {
 		return request, false
 	}
-	if _, isScript := found.scripts[name]; !isScript {
+	if _, isScript := found.scripts[name]; !isScript || !fitsProcessArguments(found, name) {
 		return request, false
 	}
 	// `rt run build -- --prod` gives the script `--prod`, as npm does.
@@ -124,4 +124,22 @@ func readsMoreThanScripts(cwd string) bool {
 		}
 	}
 	return false
+}
+
+// fitsProcessArguments: no NUL in what becomes a command line or an environment variable (the
+// steps' commands, the name and version). Node refuses to start such a process with an error of
+// its own, which the Node CLI shows.
+func fitsProcessArguments(m *manifest, name string) bool {
+	values := []string{m.scripts["pre"+name], m.scripts[name], m.scripts["post"+name]}
+	for _, field := range []*string{m.name, m.version} {
+		if field != nil {
+			values = append(values, *field)
+		}
+	}
+	for _, value := range values {
+		if strings.IndexByte(value, 0) >= 0 {
+			return false
+		}
+	}
+	return true
 }
