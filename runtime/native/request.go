@@ -101,8 +101,9 @@ func hasRunnableExtension(target string) bool {
 }
 
 // readsMoreThanScripts: the Node CLI would read something here that can change the run, which
-// this front does not read: rtfig.toml (settings), the env files it loads into the environment,
-// or a --watch supervisor's report channel.
+// this front does not read: rtfig.toml (settings), the env files it loads into the environment
+// (with util.parseEnv, whose rules differ between Node versions: only the Node CLI knows the
+// ones of the Node it runs on), or a --watch supervisor's report channel.
 func readsMoreThanScripts(cwd string) bool {
 	if os.Getenv("RT_WATCH_REPORT_FD") != "" {
 		return true
