@@ -5,7 +5,7 @@
 // checked on real pseudo-terminals (tmux, script(1)).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -93,11 +93,16 @@ describe("resolution order", () => {
 
 describe("the rules shared with the compiled front (script-rules.json)", () => {
   const { cases } = JSON.parse(readFileSync(path.join(REPO, "runtime", "test", "script-rules.json"), "utf8"));
-  const fill = (text) =>
-    text.replace(/\{(\w+)\}/g, (whole, key) => ({ fixtures: HERE, version, node: process.execPath, nodeVersion: process.version, launcher: RT_BIN, platform: process.platform, arch: process.arch })[key] ?? whole);
+  const values = { fixtures: HERE, version, node: process.execPath, nodeVersion: process.version, launcher: RT_BIN, platform: process.platform, arch: process.arch };
+  const fill = (text) => text.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
   for (const { rule, cwd, args, env, stdout = "", stderr = "", stderrPattern, ignoreLines, code = 0 } of cases) {
-    test(`${rule}: rt ${args.join(" ")}`, () => {
-      const result = rt(args, { cwd: path.join(HERE, cwd), env });
+    test(`${rule}: rt ${args.join(" ")}`, (t) => {
+      if (JSON.stringify(env ?? {}).includes("{nodeOnlyPath}")) {
+        values.nodeOnlyPath = tempDir(t);
+        symlinkSync(process.execPath, path.join(values.nodeOnlyPath, "node"));
+      }
+      const filled = env && Object.fromEntries(Object.entries(env).map(([key, value]) => [key, fill(value)]));
+      const result = rt(args, { cwd: path.join(HERE, cwd), env: filled });
       const shown = ignoreLines ? result.stdout.split(/(?<=\n)/).filter((line) => !new RegExp(ignoreLines).test(line)).join("") : result.stdout;
       if (stderrPattern) assert.match(result.stderr, new RegExp(stderrPattern));
       same({ ...result, stdout: shown, stderr: stderrPattern ? "" : result.stderr }, { stdout: fill(stdout), stderr: stderrPattern ? "" : fill(stderr), code });
