@@ -5,15 +5,19 @@ package main
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
+	"unsafe"
 )
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
 // and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
 // 128 + n for a process killed by signal n (src/run/process.ts). SIGPIPE is taken, as Node
-// ignores it: a reader that went away does not end rt.
+// ignores it: a reader that went away does not end rt. SIGQUIT (Ctrl-\) ends rt as it ends Node,
+// by the signal's default action, rather than with the Go runtime's stack dump.
 type forwarder struct {
 	mu    sync.Mutex
 	pid   int
@@ -28,12 +32,15 @@ type outcome struct {
 func forwardSignals() *forwarder {
 	f := &forwarder{}
 	incoming := make(chan os.Signal, 8)
-	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE)
+	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGQUIT)
 	go func() {
 		for s := range incoming {
 			sig := s.(syscall.Signal)
 			if sig == syscall.SIGPIPE {
 				continue
+			}
+			if sig == syscall.SIGQUIT {
+				dieBySignal(sig)
 			}
 			f.mu.Lock()
 			if sig != syscall.SIGWINCH && f.first == 0 {
@@ -46,6 +53,22 @@ func forwardSignals() *forwarder {
 		}
 	}()
 	return f
+}
+
+// dieBySignal ends rt by sig's default action. The Go runtime keeps a handler of its own for
+// some signals even after signal.Reset, so the disposition is set with rt_sigaction directly (an
+// all-zero kernel sigaction is SIG_DFL with no flags and an empty mask on every architecture),
+// and the signal is sent to this very thread, with it unblocked here.
+func dieBySignal(sig syscall.Signal) {
+	runtime.LockOSThread()
+	var defaultAction [4]uint64
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&defaultAction)), 0, 8, 0, 0)
+	unblock := uint64(1) << (uint(sig) - 1)
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, 1 /* SIG_UNBLOCK */, uintptr(unsafe.Pointer(&unblock)), 0, 8, 0, 0)
+	syscall.Tgkill(syscall.Getpid(), syscall.Gettid(), sig)
+	// Not reached unless the signal could not end rt: the shell's code for it.
+	time.Sleep(time.Second)
+	os.Exit(128 + int(sig))
 }
 
 // received is the first terminating signal rt received.

@@ -252,6 +252,31 @@ describe("lifecycle and exit codes", () => {
     for (const pid of sleepers) assert.ok(await gone(pid), `background job ${pid} of the script got the signal too`);
   });
 
+  test("SIGQUIT (Ctrl-\\) ends rt by its default action, as it ends Node: no dump, and the script is not sent it", { timeout: 20_000 }, async (t) => {
+    const cwd = tempDir(t);
+    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ scripts: { wait: 'echo $$ > script.pid; echo ready; sleep 30' } }));
+    // No core file from rt's end (ulimit -c 0), whichever Node or front it is.
+    const child = spawn("sh", ["-c", 'ulimit -c 0; exec "$@"', "sh", ...rtArgv(["run", "wait"])], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    // "exit", not "close": the script, still running, holds the pipes open.
+    const done = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    while (!stdout.includes("ready\n")) await sleep(20);
+    const script = Number(readFileSync(path.join(cwd, "script.pid"), "utf8"));
+    t.after(() => {
+      process.kill(-script, "SIGKILL");
+      child.stdout.destroy();
+      child.stderr.destroy();
+    });
+    child.kill("SIGQUIT");
+    assert.deepEqual(await done, { code: null, signal: "SIGQUIT" });
+    await sleep(100);
+    assert.deepEqual({ stdout, stderr }, { stdout: "ready\n", stderr: "$ echo $$ > script.pid; echo ready; sleep 30\n" });
+    process.kill(script, 0);
+  });
+
   test("SIGINT to rt is forwarded; a script that handles it decides the exit code", { timeout: 20_000 }, async (t) => {
     const { child, ready, done } = startRt(t, ["run", "trap-int"], { cwd: plain });
     await ready;
