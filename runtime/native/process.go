@@ -5,19 +5,18 @@ package main
 import (
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
 // and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
-// 128 + n for a process killed by signal n (src/run/process.ts). SIGPIPE is taken, as Node
-// ignores it: a reader that went away does not end rt. SIGQUIT (Ctrl-\) ends rt as it ends Node,
-// by the signal's default action, rather than with the Go runtime's stack dump.
+// 128 + n for a process killed by signal n (src/run/process.ts). The other signals do to rt
+// what they do to Node: SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end
+// rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
+// SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
 type forwarder struct {
 	mu    sync.Mutex
 	pid   int
@@ -31,16 +30,16 @@ type outcome struct {
 
 func forwardSignals() *forwarder {
 	f := &forwarder{}
+	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
+		restoreDefaultAction(sig)
+	}
 	incoming := make(chan os.Signal, 8)
-	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGQUIT)
+	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1)
 	go func() {
 		for s := range incoming {
 			sig := s.(syscall.Signal)
-			if sig == syscall.SIGPIPE {
+			if sig == syscall.SIGPIPE || sig == syscall.SIGXFSZ || sig == syscall.SIGUSR1 {
 				continue
-			}
-			if sig == syscall.SIGQUIT {
-				dieBySignal(sig)
 			}
 			f.mu.Lock()
 			if sig != syscall.SIGWINCH && f.first == 0 {
@@ -55,20 +54,12 @@ func forwardSignals() *forwarder {
 	return f
 }
 
-// dieBySignal ends rt by sig's default action. The Go runtime keeps a handler of its own for
-// some signals even after signal.Reset, so the disposition is set with rt_sigaction directly (an
-// all-zero kernel sigaction is SIG_DFL with no flags and an empty mask on every architecture),
-// and the signal is sent to this very thread, with it unblocked here.
-func dieBySignal(sig syscall.Signal) {
-	runtime.LockOSThread()
+// restoreDefaultAction sets sig's disposition to SIG_DFL with rt_sigaction itself: the Go runtime
+// keeps its own handler even after signal.Reset. An all-zero kernel sigaction is SIG_DFL with no
+// flags and an empty mask on every architecture.
+func restoreDefaultAction(sig syscall.Signal) {
 	var defaultAction [4]uint64
 	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&defaultAction)), 0, 8, 0, 0)
-	unblock := uint64(1) << (uint(sig) - 1)
-	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, 1 /* SIG_UNBLOCK */, uintptr(unsafe.Pointer(&unblock)), 0, 8, 0, 0)
-	syscall.Tgkill(syscall.Getpid(), syscall.Gettid(), sig)
-	// Not reached unless the signal could not end rt: the shell's code for it.
-	time.Sleep(time.Second)
-	os.Exit(128 + int(sig))
 }
 
 // received is the first terminating signal rt received.
