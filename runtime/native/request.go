@@ -85,7 +85,9 @@ func isLetter(c byte) bool {
 
 // hasRunnableExtension: path.extname(target) is one of the extensions rt runs as a file.
 func hasRunnableExtension(target string) bool {
-	base := target[strings.LastIndexAny(target, "/")+1:]
+	// path.extname reads the last segment, trailing slashes left out.
+	trimmed := strings.TrimRight(target, "/")
+	base := trimmed[strings.LastIndexByte(trimmed, '/')+1:]
 	dot := strings.LastIndex(base, ".")
 	// path.extname: no extension for a name that is only a leading dot (".ts").
 	if dot <= 0 {
