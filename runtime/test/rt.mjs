@@ -14,14 +14,16 @@ export const FIXTURES = path.join(REPO, "test", "fixtures");
 
 /**
  * The command line that starts `rt ...args`: the Node CLI, as a user's Node runs bin/rt.cjs, or
- * the compiled front when RT_TEST_FRONT=native (scripts-native.test.mjs sets it).
+ * the compiled front when RT_TEST_FRONT=native (the scripts suites set it; with RT_NATIVE=0 the
+ * front hands every invocation to the Node CLI).
  */
 export function rtArgv(args) {
-  return throughNativeFront() ? [NATIVE_FRONT, ...args] : [process.execPath, "--", RT_BIN, ...args];
+  return process.env.RT_TEST_FRONT === "native" ? [NATIVE_FRONT, ...args] : [process.execPath, "--", RT_BIN, ...args];
 }
 
+/** Whether the compiled front runs the scripts itself (rather than the Node CLI). */
 export function throughNativeFront() {
-  return process.env.RT_TEST_FRONT === "native";
+  return process.env.RT_TEST_FRONT === "native" && process.env.RT_NATIVE !== "0";
 }
 
 /** A fresh temporary directory, removed when the test ends. */

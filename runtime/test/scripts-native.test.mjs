@@ -1,6 +1,6 @@
-// The scripts suite (scripts.test.mjs, with the rules table script-rules.json) again, with every
-// rt started through the compiled front (dist/rt, runtime/native/): one definition of behaviour
-// for both. Then what only the front has: RT_NATIVE=0, and the same environment as the Node CLI.
+// The scripts suite (scripts.test.mjs, with the rules table script-rules.json) again, with the
+// compiled front (dist/rt, runtime/native/) running the scripts itself: one definition of
+// behaviour for both. Then what only the front has: RT_NATIVE=0, and the same environment as the Node CLI.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +13,7 @@ if (!existsSync(NATIVE_FRONT)) {
   test("the scripts suite through the compiled front", (t) => skipUnlessCI(t, `${NATIVE_FRONT} is not built: npm run build builds it when Go is installed (Debian package golang-go)`));
 } else {
   process.env.RT_TEST_FRONT = "native";
+  delete process.env.RT_NATIVE;
   await import("./scripts.test.mjs");
 
   describe("compiled front", () => {

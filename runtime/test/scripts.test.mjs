@@ -5,12 +5,20 @@
 // checked on real pseudo-terminals (tmux, script(1)).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FIXTURES, REPO, RT_BIN, rt, rtArgv, tempDir, throughNativeFront } from "./rt.mjs";
+import { FIXTURES, NATIVE_FRONT, REPO, RT_BIN, rt, rtArgv, tempDir, throughNativeFront } from "./rt.mjs";
 import { inTmux, rtCommand, underScript } from "./terminal.mjs";
+
+// npm test runs this suite twice: here every rt runs on the Node CLI, started as node_modules/.bin/rt
+// starts it once the compiled front is built (the front with RT_NATIVE=0 execs it), and
+// scripts-native.test.mjs runs it again with the front running the scripts itself.
+if (process.env.RT_TEST_FRONT === undefined && existsSync(NATIVE_FRONT)) {
+  process.env.RT_TEST_FRONT = "native";
+  process.env.RT_NATIVE = "0";
+}
 
 const HERE = path.join(FIXTURES, "scripts");
 const plain = path.join(HERE, "plain");
