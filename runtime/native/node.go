@@ -12,8 +12,9 @@ import (
 	"syscall"
 )
 
-// nodeInfo is the Node the Node CLI would run on (`node` on PATH, as bin/rt.cjs's
-// `#!/usr/bin/env node` finds it): scripts see its path and version in their environment.
+// nodeInfo is the Node the Node CLI would run on: `node` on PATH, as bin/rt.cjs's
+// `#!/usr/bin/env node` finds it, or the one a launcher names in RT_NODE (the VS Code extension's
+// names VS Code's own). Scripts see its path and version in their environment.
 type nodeInfo struct {
 	execPath string // process.execPath: the real path of the executable
 	version  string // process.version, e.g. v24.1.0
@@ -22,7 +23,7 @@ type nodeInfo struct {
 // execNodeCLI replaces this process with `node -- bin/rt.cjs args...`: the process id, signals,
 // stdio and exit code are the Node CLI's own, as when rt.cjs is started directly.
 func execNodeCLI(launcher string, args []string) {
-	node := lookPath("node", os.Getenv("PATH"))
+	node, _ := nodeCommand()
 	if node == "" {
 		fail(127, "rt: node: not found on PATH (rt runs on Node.js >= 22.15)\n")
 	}
@@ -35,7 +36,7 @@ func execNodeCLI(launcher string, args []string) {
 // time, then comes from a small cache file keyed by the executable's path, size and mtime.
 // ok is false without a Node of at least 22.15: the launcher then explains what is missing.
 func findNode() (nodeInfo, bool) {
-	found := lookPath("node", os.Getenv("PATH"))
+	found, named := nodeCommand()
 	if found == "" {
 		return nodeInfo{}, false
 	}
@@ -52,7 +53,7 @@ func findNode() (nodeInfo, bool) {
 	if version == "" {
 		// A version manager's shim (asdf's script, volta's binary) picks a Node per project: its
 		// version cannot be cached by its path, and process.execPath is not its path.
-		if filepath.Base(execPath) != "node" || !isELF(execPath) {
+		if !named && (filepath.Base(execPath) != "node" || !isELF(execPath)) {
 			return nodeInfo{}, false
 		}
 		output, err := exec.Command(execPath, "--version").Output()
@@ -63,6 +64,22 @@ func findNode() (nodeInfo, bool) {
 		rememberVersion(key, version)
 	}
 	return nodeInfo{execPath: execPath, version: version}, supportedNode(version)
+}
+
+// namedNode is RT_NODE, read once and removed from the environment: neither the Node CLI nor
+// the scripts see it (an rt that a script starts finds its own Node).
+var namedNode = func() string {
+	node := os.Getenv("RT_NODE")
+	os.Unsetenv("RT_NODE")
+	return node
+}()
+
+// nodeCommand is the Node to run on, and whether a launcher named it.
+func nodeCommand() (string, bool) {
+	if namedNode != "" {
+		return namedNode, true
+	}
+	return lookPath("node", os.Getenv("PATH")), false
 }
 
 func isELF(file string) bool {
