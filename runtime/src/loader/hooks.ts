@@ -1,6 +1,6 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -226,13 +226,14 @@ export class ModuleLoader {
     if (SCRIPT_LOADERS.has(loader)) {
       if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, this.plainJavaScript(file, nextLoad(url, context)));
       const transpiled = this.transpileFile(file, loader as ScriptLoader);
-      if (transpiled.format === "commonjs" && !forRequire) {
-        // The facade's require() loads the same file: it takes this result instead of transpiling again.
-        this.pending.set(file, transpiled);
-        return this.facadeFor(file, url);
-      }
-      registerTranspiled(file, transpiled.code);
-      return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+      const loaded = (): LoadFnOutput => {
+        registerTranspiled(file, transpiled.code);
+        return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+      };
+      if (transpiled.format !== "commonjs" || forRequire) return loaded();
+      // The facade's require() loads the same file: it takes this result instead of transpiling again.
+      this.pending.set(file, transpiled);
+      return this.facadeFor(file, url) ?? loaded();
     }
     // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
     // the text is checked first so a syntax error is reported like any other.
@@ -246,11 +247,13 @@ export class ModuleLoader {
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
     if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
-    return this.facadeFor(file, url);
+    return this.facadeFor(file, url) ?? loaded;
   }
 
-  private facadeFor(file: string, url: string): LoadFnOutput {
-    return { format: "module", source: this.interop.facade(file, url), shortCircuit: true };
+  /** undefined when the module cannot run yet: it then loads Node's way (commonjs-interop.ts). */
+  private facadeFor(file: string, url: string): LoadFnOutput | undefined {
+    const source = this.interop.facade(file, url);
+    return source === undefined ? undefined : { format: "module", source, shortCircuit: true };
   }
 
   /**
@@ -355,8 +358,9 @@ export class ModuleLoader {
   private packageType(dir: string): string | undefined {
     if (this.packageTypes.has(dir)) return this.packageTypes.get(dir);
     const file = path.join(dir, "package.json");
-    // existsSync first: most directories have no package.json, and a failed read throws.
-    const manifest = existsSync(file) ? readPackageJson(file) : undefined;
+    // lstat first: most directories have no package.json; a symbolic link loop is there and
+    // reported by the read (existsSync would call it missing and leave Node to fail on it).
+    const manifest = lstatSync(file, { throwIfNoEntry: false }) ? readPackageJson(file) : undefined;
     const parent = path.dirname(dir);
     const type = manifest ? (typeof manifest.type === "string" ? manifest.type : undefined) : parent === dir ? undefined : this.packageType(parent);
     this.packageTypes.set(dir, type);
