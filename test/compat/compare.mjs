@@ -1,28 +1,28 @@
 // `npm run compat`: every compatibility case under rt, bun, tsx and node (Node 24's own type
 // stripping), side by side, then the cases where rt fails but bun or tsx passes, with rt's error.
 //
-//   node test/compat/compare.mjs [--only rt,bun] [--filter lodash] [--jobs 2]
+//   node test/compat/compare.mjs [--only rt,bun] [--filter lodash] [--jobs 2] [--rt path/to/runtime/bin/rt.cjs]
 // A report: exits 0 whatever the results (the pass/fail gate for rt is test/compat.test.mjs).
 import { parseArgs } from "node:util";
 import { KNOWN_FAILURES } from "./known-failures.mjs";
 import { install, listCases, pool, runCase, runtimes } from "./suite.mjs";
 
 const { values } = parseArgs({
-  options: { only: { type: "string" }, filter: { type: "string" }, jobs: { type: "string", default: "2" } },
+  options: { only: { type: "string" }, filter: { type: "string" }, jobs: { type: "string", default: "2" }, rt: { type: "string" } },
 });
 const installError = install();
 if (installError) {
   console.log(installError);
   process.exit(1);
 }
-const all = runtimes();
+const all = runtimes({ rtBin: values.rt });
 const ids = values.only ? values.only.split(",") : Object.keys(all);
 for (const id of ids) if (all[id]?.missing) console.log(`skipped ${id}: ${all[id].missing}`);
 const present = ids.filter((id) => all[id] && !all[id].missing);
 const cases = listCases().filter((c) => !values.filter || c.name.includes(values.filter));
 
 console.log(`# rt compatibility suite: ${cases.length} cases\n`);
-console.log(present.map((id) => `${id} ${all[id].version}`).join(", ") + "\n");
+console.log(present.map((id) => `${id} ${all[id].version}`).join(", ") + (values.rt ? ` (rt: ${all.rt.pre[0]})` : "") + "\n");
 
 const jobs = Math.max(1, Number(values.jobs) || 2);
 const results = await pool(cases, jobs, async (c) => {

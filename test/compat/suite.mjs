@@ -67,10 +67,11 @@ function bunBinary() {
 /**
  * The runtimes a case can run under: { id: { cmd, pre, version } | { missing: reason } }.
  * bun and tsx come from this directory's lockfile; node is the project's Node 24 (type stripping).
+ * `rtBin` runs another build of rt (e.g. a helper's worktree) on these cases.
  */
-export function runtimes() {
+export function runtimes({ rtBin = path.join(ROOT, "runtime/bin/rt.cjs") } = {}) {
   const version = (cmd, args) => spawnSync(cmd, args, { encoding: "utf8" }).stdout?.trim() ?? "?";
-  const rt = path.join(ROOT, "runtime/bin/rt.cjs");
+  const rt = path.resolve(rtBin);
   const tsx = path.join(NODE_MODULES, "tsx/dist/cli.mjs");
   const bun = bunBinary();
   const pkgVersion = (name) => JSON.parse(readFileSync(path.join(NODE_MODULES, name, "package.json"), "utf8")).version;
