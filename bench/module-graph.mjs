@@ -107,7 +107,12 @@ async function main() {
   }
   const rows = list.flatMap((b) => b.rows);
   console.log(`# rt module-graph benchmark\n`);
-  console.log(`node ${all.node.version}, rt ${all.rt.version}` + Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
+  console.log(
+    `node ${all.node.version}, rt ${all.rt.version}` +
+      Object.entries(peers)
+        .map(([id, p]) => `, ${id} ${p.version}`)
+        .join(""),
+  );
   console.log(machineLine());
   console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order`);
   for (const b of list) console.log(`- ${b.pkg}: \`await import("${b.pkg}")\` loads ${b.modules} modules under node`);
@@ -124,18 +129,26 @@ async function main() {
     printTable(`${b.pkg}: time of \`await import("${b.pkg}")\` inside the process`, b.rows, "times");
     printTable(`${b.pkg}: whole process`, b.rows, "walls");
   }
-  printTargets(list.flatMap((b) => {
-    const [base, codeCache, rt] = ["base", "node-cc", "rt"].map((id) => b.rows.find((r) => r.id === id));
-    return [
-      [`import of ${b.pkg} (${b.modules} modules) under warm rt vs node on precompiled files`, rt, base, 1.1],
-      [`the same vs node with V8's compile cache (rt's hooks alone)`, rt, codeCache, 1.1],
-    ];
-  }));
+  printTargets(
+    list.flatMap((b) => {
+      const [base, codeCache, rt] = ["base", "node-cc", "rt"].map((id) => b.rows.find((r) => r.id === id));
+      return [
+        [`import of ${b.pkg} (${b.modules} modules) under warm rt vs node on precompiled files`, rt, base, 1.1],
+        [`the same vs node with V8's compile cache (rt's hooks alone)`, rt, codeCache, 1.1],
+      ];
+    }),
+  );
   console.log(`\nFor information (whole process, per-round ratio vs node):`);
   for (const b of list) {
     const base = b.rows[0];
     const walls = (row) => ({ times: row.walls });
-    console.log(`- ${b.pkg}: ` + b.rows.slice(1).map((row) => `${row.name} ${pairwise(walls(row), walls(base)).toFixed(2)}×`).join(", "));
+    console.log(
+      `- ${b.pkg}: ` +
+        b.rows
+          .slice(1)
+          .map((row) => `${row.name} ${pairwise(walls(row), walls(base)).toFixed(2)}×`)
+          .join(", "),
+    );
   }
 }
 

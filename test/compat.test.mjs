@@ -17,7 +17,10 @@ describe("compatibility suite (test/compat) under rt", { concurrency: 2, skip },
 
   test("the known-failure list names only existing cases", () => {
     const names = new Set(cases.map((c) => c.name));
-    assert.deepEqual(Object.keys(KNOWN_FAILURES).filter((name) => !names.has(name)), []);
+    assert.deepEqual(
+      Object.keys(KNOWN_FAILURES).filter((name) => !names.has(name)),
+      [],
+    );
   });
 
   test("the suite's packages installed (npm ci)", () => {

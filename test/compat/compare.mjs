@@ -56,6 +56,8 @@ if (present.includes("rt")) {
 }
 if (process.env.COMPAT_VERBOSE) {
   cases.forEach((c, i) => {
-    for (const id of present) if (!results[i][id].ok) console.log(`\n### ${c.name} under ${id}: ${results[i][id].reason}\n${results[i][id].stderr.trim().split("\n").slice(0, 12).join("\n")}`);
+    for (const id of present)
+      if (!results[i][id].ok)
+        console.log(`\n### ${c.name} under ${id}: ${results[i][id].reason}\n${results[i][id].stderr.trim().split("\n").slice(0, 12).join("\n")}`);
   });
 }

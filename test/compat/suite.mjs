@@ -104,7 +104,11 @@ export function runCase(runtime, c) {
     const timer = setTimeout(() => child.kill("SIGKILL"), CASE_TIMEOUT_MS);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      const actual = stdout.split("\n").map((l) => l.trimEnd()).join("\n").trim();
+      const actual = stdout
+        .split("\n")
+        .map((l) => l.trimEnd())
+        .join("\n")
+        .trim();
       const ok = code === 0 && actual === c.expected;
       resolve({ ok, stdout, stderr, code, reason: ok ? undefined : failureReason({ code, signal, actual, stderr, expected: c.expected }) });
     });
@@ -119,7 +123,10 @@ function failureReason({ code, signal, actual, stderr, expected }) {
 
 /** The line of stderr that names the error (Node prints the source line and a caret above it). */
 export function errorLine(stderr) {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.find((l) => /^(\w*Error|Error \[|SyntaxError|TypeError|ReferenceError|error:)/.test(l)) ?? lines[0];
 }
 

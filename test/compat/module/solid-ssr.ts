@@ -2,7 +2,11 @@
 // expect: solid <b>3</b> 2
 import { createSignal } from "solid-js";
 import { createStore } from "solid-js/store";
-import { renderToString, ssr, escape } from "solid-js/web";
+import { escape as escapeHtml, renderToString, ssr } from "solid-js/web";
 const [count] = createSignal(3);
 const [state] = createStore({ list: [1, 2] });
-console.log("solid", renderToString(() => ssr(["<b>", "</b>"], escape(count()))), state.list.length);
+console.log(
+  "solid",
+  renderToString(() => ssr(["<b>", "</b>"], escapeHtml(count()))),
+  state.list.length,
+);

@@ -5,7 +5,11 @@ class Logger {}
 const Injectable = (): ClassDecorator => () => {};
 @Injectable()
 class Service {
-  constructor(readonly logger: Logger, readonly retries: number, readonly name: string) {}
+  constructor(
+    readonly logger: Logger,
+    readonly retries: number,
+    readonly name: string,
+  ) {}
 }
 const types: Function[] = Reflect.getMetadata("design:paramtypes", Service) ?? [];
 console.log("reflect-metadata", types.map((t) => t.name).join(","));
