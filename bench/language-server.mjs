@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { machineLine, median, NODE, pairwise, runsOption, shuffle, WARMUP } from "./lib.mjs";
-import { FIXTURES, startServer, uriOf } from "../server/test/lsp.mjs";
+import { FIXTURES, startServer } from "../server/test/lsp.mjs";
 
 const ROUNDS = runsOption(40);
 const PACKAGE_JSON = path.join(FIXTURES, "app", "package.json");

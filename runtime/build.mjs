@@ -83,6 +83,8 @@ await Promise.all([
       sql: "src/stores/sql.ts",
       redis: "src/stores/redis.ts",
       installer: "src/install/installer.ts",
+      // `node` in scripts under --rt: rt's CLI, or Node itself with rt/register for Node's own flags.
+      "node-shim": "src/run/node-shim.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
@@ -96,6 +98,8 @@ await Promise.all([
   // The inspector's server thread (ws loads from node_modules when a client connects), and what
   // starts it, which the launcher loads before the CLI when a debugger flag is given.
   build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts", "inspector-thread": "src/inspector/thread.ts" }, external: ["ws"] }),
+  // rt/register: a small gate that loads the CLI bundle (and registers its loader) only when wanted.
+  build({ ...common, entryPoints: { register: "src/register/preload.ts" } }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({
     ...common,
@@ -111,6 +115,8 @@ await Promise.all([
 for (const asset of ["index.html", "style.css"]) {
   copyFileSync(new URL(`./src/inspector/ui/${asset}`, import.meta.url), new URL(`./dist/inspector-ui/${asset}`, import.meta.url));
 }
+// What /json/protocol serves: V8's protocol descriptor (the domains a client reaches through rt).
+copyFileSync(nodeRequire.resolve("devtools-protocol/json/js_protocol.json"), new URL("./dist/inspector-protocol.json", import.meta.url));
 
 // The "rt" module is the running program's namespace. The never-executed assignment lets
 // Node's CommonJS export detection see the names, so `import { version } from "rt"` works.

@@ -2,9 +2,26 @@
 // `initialize`). The runtime's exports (rt/flags, rt/scripts, rt/rtfig.schema.json) are bundled
 // from its built dist/, so the server carries the flag table of the rt it was built with.
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import standaloneCode from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+// rtfig.toml's validator, compiled by ajv here rather than in every server start (compiling
+// it takes hundreds of milliseconds): the module "rtfig-schema-validator" is its standalone code.
+const rtfigValidator = {
+  name: "rtfig-schema-validator",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^rtfig-schema-validator$/ }, (args) => ({ path: args.path, namespace: "generated" }));
+    esbuild.onLoad({ filter: /.*/, namespace: "generated" }, () => {
+      const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("rt/rtfig.schema.json")), "utf8"));
+      const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true } });
+      return { contents: standaloneCode(ajv, ajv.compile(schema)), loader: "js", resolveDir: fileURLToPath(new URL(".", import.meta.url)) };
+    });
+  },
+};
+
 await build({
   entryPoints: { "server-main": "src/main.ts" },
   bundle: true,
@@ -19,6 +36,7 @@ await build({
   sourcemap: "linked",
   minifyWhitespace: true,
   minifySyntax: true,
+  plugins: [rtfigValidator],
   logLevel: "warning",
 });
 

@@ -1,12 +1,15 @@
 // `npm run package`: lays out the extension as it ships in extension/.vsix/ and packs it with
 // @vscode/vsce into extension/rt-vscode-<version>.vsix. Beside the bundled extension
 // (dist/*.cjs) it holds the runtime (runtime/: rt's package with bin/, dist/, schema/, types/
-// and its dependencies, native ones included: esbuild's binary and the keyring addon of this
-// platform) and the language server (server/dist/*.cjs). The tests install and run exactly this folder.
+// and the packages its bundles load by name: pure-JavaScript ones bundled into one file each,
+// native ones with this platform's binary only: esbuild's and the keyring addon) and the
+// language server (server/dist/*.cjs). The tests install and run exactly this folder.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { LAYOUT } from "../src/contributions.ts";
 
 const extension = fileURLToPath(new URL("..", import.meta.url));
@@ -22,7 +25,10 @@ mkdirSync(staging, { recursive: true });
 const { devDependencies: _dev, dependencies: _deps, scripts: _scripts, ...shipped } = manifest;
 writeFileSync(path.join(staging, ".vscodeignore"), "# extension/.vsix holds only what ships (scripts/package.mjs)\n**/*.map\n");
 writeFileSync(path.join(staging, "package.json"), JSON.stringify(shipped, null, 2) + "\n");
-for (const file of ["README.md", "CHANGELOG.md"]) cpSync(path.join(extension, file), path.join(staging, file));
+cpSync(path.join(extension, "CHANGELOG.md"), path.join(staging, "CHANGELOG.md"));
+// media/ sits at the repository's root (the layout the project was asked for): the README links
+// it as ../media/ so the images show when browsing the repository, and as media/ in the package.
+writeFileSync(path.join(staging, "README.md"), readFileSync(path.join(extension, "README.md"), "utf8").replaceAll("](../media/", "](media/"));
 cpSync(path.join(repo, "media"), path.join(staging, "media"), { recursive: true, filter: (source) => !source.includes(`${path.sep}screenshots`) || !source.endsWith(".md") });
 mkdirSync(path.join(staging, "dist"));
 for (const file of readdirSync(path.join(extension, "dist"))) {
@@ -38,37 +44,80 @@ function findPackage(name, from) {
   }
 }
 
+const readManifest = (folder) => JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8"));
+
 /**
- * Copies a package's files (`only`: just these top-level entries) to `target`, then its
- * dependencies: into `root`'s node_modules once per package (flat, as npm hoists), nested under
- * the dependent when another version is already there. Optional dependencies that are not
- * installed (other platforms' binaries) are skipped.
+ * A native package (its `main` finds a binary installed as a platform-specific optional
+ * dependency: esbuild, @napi-rs/keyring) ships as its manifest and `main`, with the binary
+ * package of this platform only: that is what `vsce package --target` exists for.
  */
-function ship(source, target, root, only, copied = new Map()) {
-  const filter = (file) => {
-    const relative = path.relative(source, file);
-    if (relative === "") return true;
-    const [top] = relative.split(path.sep);
-    return top !== "node_modules" && !file.endsWith(".map") && (!only || only.includes(top));
-  };
-  cpSync(source, target, { recursive: true, filter, dereference: true });
-  const pkg = JSON.parse(readFileSync(path.join(source, "package.json"), "utf8"));
-  const names = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
-  for (const name of names) {
+function shipNative(source, target, dependencies) {
+  const manifest = readManifest(source);
+  for (const file of ["package.json", manifest.main ?? "index.js"]) cpSync(path.join(source, file), path.join(target, file));
+  for (const name of Object.keys(manifest.optionalDependencies)) {
     const found = findPackage(name, source);
-    if (!found) {
-      if (name in (pkg.optionalDependencies ?? {})) continue;
-      throw new Error(`package: ${pkg.name} needs ${name}, which is not installed (run npm ci)`);
-    }
-    const flat = path.join(root, "node_modules", name);
-    if (copied.get(flat) === found) continue;
-    const destination = copied.has(flat) ? path.join(target, "node_modules", name) : flat;
-    copied.set(destination, found);
-    ship(found, destination, root, undefined, copied);
+    if (found) cpSync(found, path.join(dependencies, name), { recursive: true, dereference: true, filter: (file) => !/\.md$/i.test(file) });
   }
 }
 
-ship(path.join(repo, "runtime"), path.join(staging, LAYOUT.runtime), path.join(staging, LAYOUT.runtime), ["package.json", "bin", "dist", "schema", "types"]);
+/**
+ * A pure-JavaScript package ships as one bundled file: pacote alone is ~2,000 files of
+ * dependencies. The runtime requires it by name, so it keeps its folder in node_modules with a
+ * manifest whose `main` is the bundle. Requires that cannot resolve are optional ones the package
+ * wraps in try/catch (ws's bufferutil): they stay requires.
+ */
+async function shipBundled(name, source, target) {
+  const { version } = readManifest(source);
+  const optionalRequires = {
+    name: "optional-requires",
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith("node:") || isBuiltin(args.path)) return { path: args.path, external: true };
+        try {
+          createRequire(args.importer).resolve(args.path);
+          return undefined;
+        } catch {
+          return { path: args.path, external: true };
+        }
+      });
+    },
+  };
+  await build({
+    entryPoints: [createRequire(path.join(repo, "runtime", "package.json")).resolve(name)],
+    outfile: path.join(target, "index.cjs"),
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins: [optionalRequires],
+    logLevel: "error",
+  });
+  writeFileSync(path.join(target, "package.json"), JSON.stringify({ name, version, main: "index.cjs" }, null, 2) + "\n");
+}
+
+// The runtime: its own files, then the packages its bundles load at run time (a dependency
+// no bundle requires by name is already inside the bundles).
+const runtimeSource = path.join(repo, "runtime");
+const runtimeTarget = path.join(staging, LAYOUT.runtime);
+cpSync(runtimeSource, runtimeTarget, {
+  recursive: true,
+  filter: (file) => {
+    const [top] = path.relative(runtimeSource, file).split(path.sep);
+    return top === "" || (["package.json", "bin", "dist", "schema", "types"].includes(top) && !file.endsWith(".map"));
+  },
+});
+const bundles = readdirSync(path.join(runtimeSource, "dist")).filter((file) => file.endsWith(".cjs")).map((file) => readFileSync(path.join(runtimeSource, "dist", file), "utf8"));
+const loadedByName = (name) => bundles.some((code) => code.includes(`require("${name}")`) || code.includes(`import("${name}")`));
+const runtimeDependencies = path.join(runtimeTarget, "node_modules");
+for (const name of Object.keys(readManifest(runtimeSource).dependencies ?? {}).filter(loadedByName)) {
+  const source = findPackage(name, runtimeSource);
+  if (!source) throw new Error(`package: rt needs ${name}, which is not installed (run npm ci)`);
+  const target = path.join(runtimeDependencies, name);
+  if (readManifest(source).optionalDependencies) shipNative(source, target, runtimeDependencies);
+  else await shipBundled(name, source, target);
+}
 // The language server is bundled (its dependencies are inside): its package.json and dist/*.cjs.
 cpSync(path.join(repo, "server", "package.json"), path.join(staging, LAYOUT.server, "package.json"));
 mkdirSync(path.join(staging, LAYOUT.server, "dist"));
@@ -83,6 +132,8 @@ for (const required of [LAYOUT.runtimeBin, "runtime/dist/secrets.cjs", LAYOUT.se
 }
 
 const vsce = path.join(path.dirname(fileURLToPath(import.meta.resolve("@vscode/vsce/package.json"))), "vsce");
-const result = spawnSync(process.execPath, [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--no-rewrite-relative-links", "--out", vsix], { cwd: staging, stdio: ["ignore", "inherit", "inherit"] });
+// A platform-specific package: the native binaries above are this platform's.
+const target = `${process.platform}-${process.arch}`;
+const result = spawnSync(process.execPath, [vsce, "package", "--target", target, "--no-dependencies", "--allow-missing-repository", "--skip-license", "--no-rewrite-relative-links", "--out", vsix], { cwd: staging, stdio: ["ignore", "inherit", "inherit"] });
 if (result.status !== 0) process.exit(result.status ?? 1);
 console.log(`${path.relative(process.cwd(), vsix)}: ${(statSync(vsix).size / 1024 / 1024).toFixed(1)} MiB`);

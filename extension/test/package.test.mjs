@@ -3,7 +3,7 @@
 // source, and the bundled runtime runs a TypeScript file and loads rt.secrets by itself.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +34,15 @@ test("the .vsix is a zip of the shipped folder, with the runtime's native binari
   const keyring = createRequire(path.join(shipped, "runtime", "dist", "secrets.cjs")).resolve("@napi-rs/keyring");
   assert.ok(keyring.startsWith(path.join(shipped, "runtime", "node_modules")), `the keyring module resolves inside the package: ${keyring}`);
   assert.ok(statSync(vsix).size < 40 * 1024 * 1024);
+});
+
+test("the package is bundled JavaScript plus this platform's binaries: few files, marked for this platform", () => {
+  const files = readdirSync(shipped, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  assert.ok(files.length <= 150, `${files.length} files in the package`);
+  const javascript = files.filter((entry) => /\.(c|m)?js$/.test(entry.name));
+  assert.ok(javascript.length <= 60, `${javascript.length} JavaScript files in the package`);
+  const listed = spawnSync("unzip", ["-p", vsix, "extension.vsixmanifest"], { encoding: "utf8" });
+  assert.match(listed.stdout, new RegExp(`TargetPlatform="${process.platform}-${process.arch}"`));
 });
 
 test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {

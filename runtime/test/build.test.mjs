@@ -39,13 +39,13 @@ function throwsAtOriginal(dir, file, source, line, column) {
   const location = `${path.join(dir, source)}:${line}:${column}`;
   const viaRt = rt([file, "fail"], { cwd: dir });
   assert.equal(viaRt.code, 1);
-  assert.match(viaRt.stderr, new RegExp(`\\n    at .*\\(?${escape(location)}\\)?\\n`), viaRt.stderr);
+  assert.match(viaRt.stderr, new RegExp(`\\n    at .*\\(?${escapeRegExp(location)}\\)?\\n`), viaRt.stderr);
   const viaNode = node(dir, [file, "fail"]);
   assert.equal(viaNode.status, 1);
-  assert.match(viaNode.stderr, new RegExp(`\\n    at .*\\(?${escape(location)}\\)?\\n`), viaNode.stderr);
+  assert.match(viaNode.stderr, new RegExp(`\\n    at .*\\(?${escapeRegExp(location)}\\)?\\n`), viaNode.stderr);
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("bundles that run with rt and node, with stacks in the original sources", () => {
   test("ES modules: --outdir, linked source map by default, a thrown error maps to the .ts line", (t) => {
@@ -165,7 +165,7 @@ describe("macros", () => {
     const run = rt(["src/app.ts"], { cwd: dir });
     assert.deepEqual({ code: run.code, stdout: run.stdout, stderr: run.stderr }, { code: 0, stdout: expected, stderr: "" });
     const failed = rt(["src/app.ts", "fail"], { cwd: dir });
-    assert.match(failed.stderr, new RegExp(`at .*${escape(path.join(dir, "src/app.ts"))}:6:`));
+    assert.match(failed.stderr, new RegExp(`at .*${escapeRegExp(path.join(dir, "src/app.ts"))}:6:`));
     assert.match(failed.stderr, /^3 \| const built: string = stamp\("v1"\);$/m, "the preview shows the file as written");
   });
 

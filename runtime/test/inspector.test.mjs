@@ -335,7 +335,7 @@ describe("with --watch", () => {
     await first.event("Runtime.consoleAPICalled", (params) => params.args[0]?.value === "early message");
     writeFileSync(path.join(dir, "early.ts"), readFileSync(path.join(dir, "early.ts"), "utf8").replace("early message", "edited message"));
     while (!run.output.stdout.includes("edited message")) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(run.output.stderr.match(new RegExp(`ws://\\S+`, "g")).filter((found) => found === url).length, 2, "both banners name the same URL");
+    assert.equal(run.output.stderr.match(/ws:\/\/\S+/g).filter((found) => found === url).length, 2, "both banners name the same URL");
     const second = await CdpClient.connect(url);
     await second.send("Runtime.enable");
     await second.event("Runtime.consoleAPICalled", (params) => params.args[0]?.value === "edited message");

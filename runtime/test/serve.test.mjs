@@ -6,7 +6,7 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { FIXTURES, rt, rtLive, tempDir } from "./rt.mjs";
 import { freePort } from "../../test/support/servers.mjs";
 

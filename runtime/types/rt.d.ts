@@ -103,5 +103,6 @@ export default rt;
 
 declare global {
   /** The rt namespace; the same object as `import rt from "rt"`. */
+  // biome-ignore lint/suspicious/noRedeclare: the global of the same name as the module's default export
   var rt: RtNamespace;
 }

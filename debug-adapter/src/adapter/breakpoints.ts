@@ -112,7 +112,7 @@ export class Breakpoints {
     const breakpoint = this.byV8Id.get(v8Id);
     if (!breakpoint || breakpoint.verified) return;
     const original = this.sources.toOriginal(scriptId, lineNumber, columnNumber);
-    if (!original || !original.path || normalise(original.path) !== normalise(breakpoint.file)) return;
+    if (!original?.path || normalise(original.path) !== normalise(breakpoint.file)) return;
     this.verify(breakpoint, original.line, original.column);
   }
 

@@ -21,8 +21,16 @@ interface NodeWorkerEvents {
   "NodeWorker.receivedMessageFromWorker": [{ sessionId: string; message: string }];
 }
 
-export type Commands = ProtocolMapping.Commands & NodeWorkerCommands;
-export type Events = ProtocolMapping.Events & NodeWorkerEvents;
+/** Node's domain for the end of a program (rt keeps an ended program until its debuggers go, as Node does). */
+interface NodeRuntimeCommands {
+  "NodeRuntime.notifyWhenWaitingForDisconnect": { paramsType: [{ enabled: boolean }]; returnType: Record<string, never> };
+}
+interface NodeRuntimeEvents {
+  "NodeRuntime.waitingForDisconnect": [Record<string, never>];
+}
+
+export type Commands = ProtocolMapping.Commands & NodeWorkerCommands & NodeRuntimeCommands;
+export type Events = ProtocolMapping.Events & NodeWorkerEvents & NodeRuntimeEvents;
 export type Params<M extends keyof Commands> = Commands[M]["paramsType"][0];
 export type Result<M extends keyof Commands> = Commands[M]["returnType"];
 export type EventParams<E extends keyof Events> = Events[E][0];
@@ -160,6 +168,10 @@ export class CdpConnection extends CdpSession {
     socket.on("message", (data) => this.receive(String(data)));
     socket.on("error", () => {});
     socket.on("close", () => this.closed());
+    // The program has ended and waits for its debuggers to disconnect: this one goes (its events
+    // up to the end have arrived), as VS Code's JavaScript debugger does.
+    this.on("NodeRuntime.waitingForDisconnect", () => this.close());
+    this.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true }).catch(() => {});
   }
 
   protected transmit(text: string): void {

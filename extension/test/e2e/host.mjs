@@ -13,6 +13,8 @@ export function packageVsix() {
   for (const script of ["build.mjs", "scripts/package.mjs"]) {
     const result = spawnSync(process.execPath, [script], { cwd: EXTENSION, encoding: "utf8" });
     assert.equal(result.status, 0, `${script} failed:\n${result.stdout}${result.stderr}`);
+    // vsce warns when an extension ships unbundled JavaScript (thousands of files).
+    assert.doesNotMatch(result.stdout + result.stderr, /WARNING/, `${script} warned:\n${result.stdout}${result.stderr}`);
   }
   const { name, version } = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8"));
   return path.join(EXTENSION, `${name}-${version}.vsix`);

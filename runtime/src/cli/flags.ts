@@ -116,7 +116,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "preserve-symlinks-main", type: "boolean", group: "resolution", owner: "core", help: "Keep the entry's symlinked path" },
   { name: "extension-order", type: "string", valueName: "<.a,.b>", default: ".tsx,.ts,.jsx,.js,.json", group: "resolution", owner: "core", help: "Extensions tried for extensionless imports" },
   // transpilation & language
-  { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", owner: "core", help: "tsconfig.json to use (default: $cwd/tsconfig.json)" },
+  { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", owner: "core", help: "tsconfig.json for every file (default: the nearest to each file)" },
   { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", owner: "core", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'", keyed: {} },
   { name: "drop", type: "list", valueName: "<name>", group: "transpilation", owner: "core", help: "Remove calls, e.g. --drop=console or --drop=debugger" },
   { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", owner: "core", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}`, keyed: { values: LOADERS } },

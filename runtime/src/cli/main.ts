@@ -20,6 +20,9 @@ import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
+// For dist/register.cjs (`node --import rt/register`), which loads this bundle.
+export { registerLoader } from "../register/index.js";
+
 /**
  * Called by the launcher (bin/rt.cjs) with rt's arguments, the directory for its caches and the
  * inspector's server thread if the launcher started it already.

@@ -11,12 +11,13 @@ import { ModuleLoader } from "../loader/hooks.js";
 import { FileResolver } from "../loader/resolve.js";
 import { AutoInstaller } from "../install/auto-install.js";
 import { TranspileCache } from "../transpile/cache.js";
-import { resolutionSettings, transpileSettings } from "../transpile/options.js";
-import { loadTsconfig } from "../transpile/tsconfig.js";
+import { resolutionSettings, settingsByTsconfig, transpileSettings } from "../transpile/options.js";
+import { loadTsconfig, TsconfigLocator } from "../transpile/tsconfig.js";
 import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { applyNetworkFlags } from "../net/flags.js";
 import { preconnectStores } from "../stores/load.js";
 import { HotReloader } from "../watch/hot.js";
+import { inheritedSettings, passToChildProcesses, patchWorkerThreads } from "../register/inherit.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
 import type { FlagValues } from "./parse.js";
 
@@ -36,18 +37,24 @@ export interface PreparedRuntime {
   readonly hot?: HotReloader;
 }
 
-export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string): PreparedRuntime {
+/**
+ * `inWorker`: preparing a worker thread (rt/register in a worker): no inspector (the process's
+ * debugger reaches workers through Node's NodeWorker domain) and no report of uncaught errors
+ * (Node hands them to the parent thread's Worker as an 'error' event).
+ */
+export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string, inWorker = false): PreparedRuntime {
   const cwd = process.cwd();
   const tsconfigOverride = values["tsconfig-override"] as string | undefined;
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
-  const tsconfig = loadTsconfig(cwd, tsconfigOverride);
-  const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV);
+  const tsconfigs = new TsconfigLocator(loadTsconfig(cwd, tsconfigOverride), tsconfigOverride !== undefined, reportWatched);
+  const transpile = transpileSettings(values, tsconfigs.fallback, process.env.NODE_ENV);
   const resolution = resolutionSettings(values);
-  const resolver = new FileResolver({ ...resolution, tsconfigPaths: tsconfig.paths });
+  const resolver = new FileResolver({ ...resolution, tsconfigs });
   const cache = TranspileCache.fromEnvironment(process.env, cacheRoot);
   const hot = values.hot === true ? new HotReloader(values["no-clear-screen"] === true) : undefined;
   const loader = new ModuleLoader({
     transpile,
+    transpileFor: settingsByTsconfig(values, tsconfigs, process.env.NODE_ENV, transpile),
     cache,
     resolver,
     conditions: resolution.conditions,
@@ -56,18 +63,20 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
     tracker: hot ?? watchReporter(),
     macros: { allowed: transpile.macros, values, cacheRoot },
     installer: AutoInstaller.fromFlags(values, cacheRoot),
+    beforeWorkerThreads: () => patchWorkerThreads(() => loader.isTranspiling),
   });
   // Stacks of transpiled files show original positions (maps decoded only when a stack is formatted).
   installStackTraces();
-  installUncaughtReport();
+  if (!inWorker) installUncaughtReport();
   installVerboseFetch(process.env);
   applyRuntimeFlags(values);
   // Before the entry is located and transpiled: preconnects run while code loads.
   applyNetworkFlags(values);
   const entry = locateEntry(resolver);
-  const inspector = inspectorMode(values);
+  const inspector = inWorker ? undefined : inspectorMode(values);
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
+  passToChildProcesses(inheritedSettings(values, cacheRoot));
   installNamespace(entry, { port: values.port as number | undefined });
   preconnectStores(values);
   if (cache) process.once("exit", () => cache.pruneIfDue());

@@ -51,7 +51,15 @@ export function formatStack(error: unknown, callSites: readonly NodeJS.CallSite[
 
 function errorHeader(error: unknown): string {
   try {
-    return Error.prototype.toString.call(error);
+    const header = Error.prototype.toString.call(error);
+    // Node's own errors name their code in the header (`TypeError [ERR_INVALID_ARG_TYPE]: …`)
+    // through their toString, as Node's stacks show them.
+    const { code, toString } = error as { code?: unknown; toString?: unknown };
+    if (typeof code === "string" && typeof toString === "function" && toString !== Error.prototype.toString) {
+      const own = String(toString.call(error));
+      if (own.includes(` [${code}]: `)) return own;
+    }
+    return header;
   } catch {
     return "Error";
   }

@@ -29,14 +29,11 @@ export const STATE = {
   idLength: 4,
   /** How many clients are connected. */
   clients: 5,
-  /** 1 once every console message logged before the flush marker was sent to every client. */
-  flushed: 6,
+  /** 1 once the program ended with clients attached: they are told, and it waits for them to go. */
+  ended: 6,
   idOffset: 64,
   bytes: 64 + 256,
 } as const;
 
-/**
- * Logged (to the debugger only) as the program exits: the server thread answers once the console
- * messages before it are written to the clients, so the last lines are not lost with the process.
- */
-export const FLUSH_MARKER = "\u0000rt-inspector-flush";
+/** What rt prints when a program ends with a debugger attached: Node's line. */
+export const WAITING_FOR_DISCONNECT = "Waiting for the debugger to disconnect...\n";

@@ -10,13 +10,11 @@ import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
 import { inheritedInspector, takeAdapterSettings, type InspectorMode } from "./environment.js";
-import { FLUSH_MARKER, STATE, type InspectorSettings } from "./shared.js";
+import { STATE, WAITING_FOR_DISCONNECT, type InspectorSettings } from "./shared.js";
 import { startInspectorThread } from "./thread.js";
 
 /** How long the server may take to start listening before rt gives up. */
 const START_TIMEOUT_MS = 10_000;
-/** How long an exiting program waits for its last console messages to reach the debugger. */
-const FLUSH_TIMEOUT_MS = 1000;
 
 const LISTEN_ERRORS: Readonly<Record<number, string>> = {
   1: "is already in use; pick another port or leave it out to use a free one",
@@ -86,7 +84,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
   // V8 replays them to a client's Runtime.enable.
   const keeper = new (require("node:inspector") as typeof import("node:inspector")).Session();
   keeper.connect();
-  if (adapter.consoleToDebugger) routeConsoleToDebugger(shared);
+  if (adapter.consoleToDebugger) routeConsoleToDebugger();
   compileCommonJsAsScripts();
 
   return {
@@ -102,6 +100,8 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
       const port = Atomics.load(state, STATE.port);
       writeSync(2, banner(address.host, port, id));
       if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
+      // Registered now, after rt's own exit handlers: the program's, registered later, run after it.
+      process.on("exit", () => waitForDisconnect(state));
     },
   };
 }
@@ -116,6 +116,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
  */
 function compileCommonJsAsScripts(): void {
   const Module = require("node:module") as { wrap: unknown };
+  // biome-ignore lint/correctness/noSelfAssign: the assignment itself is what makes Node compile CommonJS as scripts (above)
   Module.wrap = Module.wrap;
 }
 
@@ -124,21 +125,28 @@ function compileCommonJsAsScripts(): void {
  * and expandable objects) and the process's stdout/stderr as they are: each call must reach one
  * of them only. V8's console methods themselves are assigned, so the caller stays the top frame.
  */
-function routeConsoleToDebugger(shared: SharedArrayBuffer): void {
+function routeConsoleToDebugger(): void {
   const debuggerConsole = (require("node:inspector") as typeof import("node:inspector")).console as unknown as Record<string, unknown>;
   const consoleRecord = console as unknown as Record<string, unknown>;
   for (const [name, method] of Object.entries(debuggerConsole)) {
     if (typeof method === "function" && typeof consoleRecord[name] === "function") consoleRecord[name] = method;
   }
-  // Those messages travel through the server thread: the process waits (briefly) until the
-  // last ones are written to the connected clients before it goes.
-  process.on("exit", () => {
-    const state = new Int32Array(shared);
-    if (Atomics.load(state, STATE.clients) === 0) return;
-    Atomics.store(state, STATE.flushed, 0);
-    (debuggerConsole.debug as (message: string) => void)(FLUSH_MARKER);
-    Atomics.wait(state, STATE.flushed, 0, FLUSH_TIMEOUT_MS);
-  });
+}
+
+/**
+ * The program ended (its last statement, process.exit() or an uncaught error) with clients
+ * attached: as Node does, say so, let them know (the server thread sends it after every message
+ * before it) and keep serving them until they disconnect. The session's messages still run here
+ * meanwhile: V8 handles the inspector's interrupts during Atomics.wait. A signal now ends the
+ * process (the program's own handlers could not run anyway).
+ */
+function waitForDisconnect(state: Int32Array): void {
+  if (Atomics.load(state, STATE.clients) === 0) return;
+  writeSync(2, WAITING_FOR_DISCONNECT);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
+  Atomics.store(state, STATE.ended, 1);
+  Atomics.notify(state, STATE.ended);
+  for (let clients; (clients = Atomics.load(state, STATE.clients)) > 0; ) Atomics.wait(state, STATE.clients, clients);
 }
 
 function banner(host: string, port: number, id: string): string {

@@ -6,22 +6,21 @@
 // needs the port): the thread boots while rt loads the program, gets its settings as its first
 // message and listens with a plain TCP server; node:http, the WebSocket library, the inspector
 // module and the web debugger's files load when a client first needs them.
-import { readFileSync } from "node:fs";
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
+import { writeSync } from "node:fs";
+import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Session as InspectorSession } from "node:inspector";
-import { connect, createServer as createTcpServer, isIP } from "node:net";
+import { connect, createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
-import { FLUSH_MARKER, STATE, type InspectorSettings } from "./shared.js";
-
-declare const RT_VERSION: string;
+import { internalUrls, refusal, requestPath, serveHttp, type DebugTarget } from "./http.js";
+import { STATE, type InspectorSettings } from "./shared.js";
 
 // Set by the first message, before the server listens: every request handler can use them.
 let data!: InspectorSettings;
 let state!: Int32Array;
+let target!: DebugTarget;
 
 /** The WebSocket path: the session id the main thread chose (written before the banner). */
 function wsPath(): string | undefined {
@@ -40,13 +39,21 @@ let sockets: WebSocketServer | undefined;
 /** The HTTP side, created for the first connection: every accepted socket is handed to it. */
 function httpServer(): HttpServer {
   if (http) return http;
-  http = (require("node:http") as typeof import("node:http")).createServer(serveHttp);
-  http.on("upgrade", (request: IncomingMessage, socket, head) => {
-    const refusal = refuse(request);
-    if (refusal || new URL(request.url ?? "/", "http://x").pathname !== wsPath()) {
-      socket.end(`HTTP/1.1 ${refusal ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
-      return;
+  http = (require("node:http") as typeof import("node:http")).createServer((request, response) => {
+    try {
+      serveHttp(target, request, response);
+    } catch (error) {
+      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      response.end(`Internal Server Error: ${(error as Error).message}\n`);
     }
+  });
+  http.on("upgrade", (request: IncomingMessage, socket, head) => {
+    socket.on("error", () => socket.destroy());
+    const refused = refusal(request);
+    const answer = (status: string, text: string) => socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+    if (refused) return answer(refused.status === 400 ? "400 Bad Request" : "403 Forbidden", refused.text);
+    if (requestPath(request) !== wsPath()) return answer("404 Not Found", "Not Found: no such session\n");
+    if (Atomics.load(state, STATE.ended)) return answer("503 Service Unavailable", "The program has ended\n");
     sockets ??= webSocketServer();
     sockets.handleUpgrade(request, socket, head, (client) => bridge(client));
   });
@@ -57,9 +64,13 @@ function webSocketServer(): WebSocketServer {
   return new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true });
 }
 
+// A bug here must not end the program being debugged: one line, and the server goes on.
+process.on("uncaughtException", (error) => writeSync(2, `rt inspector: internal error: ${error.stack ?? error}\n`));
+
 parentPort!.once("message", (settings: InspectorSettings) => {
   data = settings;
   state = new Int32Array(data.shared);
+  target = { entry: data.entry, entryUrl: data.entryUrl, uiDirectory: data.uiDirectory, socketPath: wsPath };
   breakOnStartPending = data.breakOnStart;
   const server = createTcpServer((socket) => httpServer().emit("connection", socket));
   server.on("error", (error: NodeJS.ErrnoException) => {
@@ -73,6 +84,7 @@ parentPort!.once("message", (settings: InspectorSettings) => {
     Atomics.store(state, STATE.phase, 1);
     Atomics.notify(state, STATE.phase);
     if (data.notify) notifyAdapter(data.notify, typeof address === "object" && address ? address.port : 0);
+    watchForEnd(server);
   });
   // (The main thread unrefs this thread: the server does not keep the program alive.)
 });
@@ -93,65 +105,6 @@ function notifyAdapter(socketPath: string, port: number): void {
   httpServer();
   sockets ??= webSocketServer();
   require("node:inspector");
-}
-
-/**
- * DNS-rebinding protection, as Node's inspector does: the Host must be an IP literal or
- * localhost; a browser page may connect only from rt's own debugger page or from DevTools.
- */
-function refuse(request: IncomingMessage): boolean {
-  const host = request.headers.host;
-  if (!host) return true;
-  const hostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "");
-  if (!isIP(hostname) && hostname !== "localhost" && !hostname.endsWith(".localhost")) return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  return !(origin === `http://${host}` || origin.startsWith("devtools://"));
-}
-
-function targetUrls(host: string, socketPath: string) {
-  return {
-    webSocketDebuggerUrl: `ws://${host}${socketPath}`,
-    devtoolsFrontendUrl: `devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${host}${socketPath}`,
-  };
-}
-
-const ASSETS: Readonly<Record<string, string>> = {
-  "/": "index.html",
-  "/index.html": "index.html",
-  "/app.js": "app.js",
-  "/style.css": "style.css",
-};
-const TYPES: Readonly<Record<string, string>> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
-
-function serveHttp(request: IncomingMessage, response: ServerResponse): void {
-  const send = (status: number, type: string, body: string | Buffer) => {
-    response.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
-    response.end(body);
-  };
-  if (refuse(request)) return send(403, "text/plain", "Forbidden: Host or Origin not allowed\n");
-  const { pathname } = new URL(request.url ?? "/", "http://x");
-  const host = request.headers.host!;
-  const socketPath = wsPath();
-  if (!socketPath) return send(503, "text/plain", "Starting\n");
-  if (pathname === "/json/version") {
-    return send(200, "application/json", JSON.stringify({ Browser: `rt/${RT_VERSION}`, "Protocol-Version": "1.3", "V8-Version": process.versions.v8 }));
-  }
-  if (pathname === "/json" || pathname === "/json/list") {
-    const target = { description: "rt instance", id: socketPath.slice(1), title: path.basename(data.entry), type: "node", url: data.entryUrl, ...targetUrls(host, socketPath) };
-    return send(200, "application/json", JSON.stringify([target]));
-  }
-  if (pathname === "/rt.json") {
-    // What the web debugger leaves out of its file list: rt's own launcher and bundle.
-    const dist = path.dirname(data.uiDirectory);
-    const internal = [dist, path.join(dist, "..", "bin")].map((dir) => `${pathToFileURL(dir).href}/`);
-    return send(200, "application/json", JSON.stringify({ internal }));
-  }
-  if (pathname === socketPath) return send(426, "text/plain", "Upgrade Required: this is the inspector's WebSocket\n");
-  const asset = ASSETS[pathname];
-  if (!asset) return send(404, "text/plain", "Not Found\n");
-  const file = path.join(data.uiDirectory, asset);
-  return send(200, TYPES[path.extname(file)]!, readFileSync(file));
 }
 
 /** A command on the client's inspector session; resolves with its result, undefined on an error. */
@@ -273,29 +226,22 @@ function bridge(client: WebSocket): void {
   let entryBreak: EntryBreak | undefined;
   const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
   Atomics.add(state, STATE.clients, 1);
+  const ending = new ProgramEnd(post);
+  const reply = (message: object) => {
+    if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
+  };
   session.on("inspectorNotification", (message) => {
-    const params = message.params as { args?: { value?: unknown }[] } | undefined;
-    if (message.method === "Runtime.consoleAPICalled" && params?.args?.[0]?.value === FLUSH_MARKER) {
-      // Everything before the marker is queued on the socket ahead of this ping.
-      const done = () => {
-        Atomics.store(state, STATE.flushed, 1);
-        Atomics.notify(state, STATE.flushed);
-      };
-      if (client.readyState === client.OPEN) client.ping(undefined, undefined, done);
-      else done();
-      return;
-    }
     if (message.method === "Debugger.resumed" && hiddenResumes > 0) {
       hiddenResumes--;
       return;
     }
-    const notification = message as { method: string; params?: unknown };
+    const notification = message as { method: string; params?: any };
+    ending.observe(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
-    if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) client.send(JSON.stringify(message));
+    if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(withoutInternalFrames(notification));
   });
-  const reply = (message: object) => {
-    if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
-  };
+  const toldOfEnd = () => void ending.notice().then((notice) => notice && reply(notice));
+  endListeners.add(toldOfEnd);
 
   client.on("message", (raw) => {
     let message: { id?: unknown; method?: unknown; params?: unknown };
@@ -308,6 +254,7 @@ function bridge(client: WebSocket): void {
     if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null))) {
       return reply({ id: typeof messageId === "number" ? messageId : null, error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" } });
     }
+    if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
     if (method === "Runtime.runIfWaitingForDebugger") {
       // Releases a program started with --inspect-wait / --inspect-brk (armed first).
       if (breakOnStartPending) {
@@ -326,9 +273,74 @@ function bridge(client: WebSocket): void {
       reply({ id: messageId, error: match ? { code: Number(match[1]), message: match[2] } : { code: SERVER_ERROR, message: error.message } });
     });
   });
-  // A client that goes away while the program is paused lets it run on.
+  // Bad frames close the connection (ws answers them with a close frame): nothing to add.
+  client.on("error", () => {});
+  // A client that goes away while the program is paused lets it run on; an ended program waits
+  // for the last one (start.ts).
   client.on("close", () => {
-    Atomics.sub(state, STATE.clients, 1);
+    endListeners.delete(toldOfEnd);
     session.disconnect();
+    Atomics.sub(state, STATE.clients, 1);
+    Atomics.notify(state, STATE.clients);
   });
+}
+
+/** What each connected client is told once the program has ended. */
+const endListeners = new Set<() => void>();
+
+/** The program ended with clients attached (start.ts waits for them): no new ones, as in Node; tell each. */
+function watchForEnd(server: TcpServer): void {
+  // (ES2024's Atomics.waitAsync; the project's TypeScript library stops at ES2023.)
+  const { waitAsync } = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string } };
+  void Promise.resolve(waitAsync(state, STATE.ended, 0).value).then(() => {
+    server.close();
+    for (const tell of endListeners) tell();
+  });
+}
+
+/**
+ * How a client learns that the program has ended, as from Node: NodeRuntime.waitingForDisconnect
+ * if it asked for it (NodeRuntime.notifyWhenWaitingForDisconnect), else the default context's
+ * Runtime.executionContextDestroyed. Unlike in Node the context still answers: the client can
+ * evaluate (process.exitCode, say) until it disconnects.
+ */
+class ProgramEnd {
+  notifyWhenWaiting = false;
+  private context: { id: number; uniqueId: string } | undefined;
+
+  constructor(private readonly post: Post) {}
+
+  observe(message: { method: string; params?: any }): void {
+    if (message.method === "Runtime.executionContextCreated" && message.params.context.auxData?.isDefault) this.context = message.params.context;
+  }
+
+  /** The notification, sent after every message the program sent before it ended (a round trip to its thread). */
+  async notice(): Promise<object | undefined> {
+    await this.post("Runtime.getIsolateId");
+    if (this.notifyWhenWaiting) return { method: "NodeRuntime.waitingForDisconnect", params: {} };
+    if (!this.context) return undefined;
+    return { method: "Runtime.executionContextDestroyed", params: { executionContextId: this.context.id, executionContextUniqueId: this.context.uniqueId } };
+  }
+}
+
+/**
+ * rt's own frames (its launcher and bundle, which load the program) are not the program's: left
+ * off the stacks a client shows (call stacks of stops, console messages and exceptions), as
+ * Node's inspector shows no loader of its own either. A stop inside rt keeps its whole stack.
+ */
+function withoutInternalFrames(message: { method: string; params?: any }): object {
+  const params = message.params;
+  const frames: { url: string }[] | undefined =
+    message.method === "Debugger.paused" ? params.callFrames : message.method === "Runtime.consoleAPICalled" ? params.stackTrace?.callFrames : message.method === "Runtime.exceptionThrown" ? params.exceptionDetails?.stackTrace?.callFrames : undefined;
+  if (!frames?.length || isInternal(frames[0]!.url)) return message;
+  const kept = frames.filter((frame) => !isInternal(frame.url));
+  frames.splice(0, frames.length, ...kept);
+  return message;
+}
+
+let internalPrefixes: readonly string[] | undefined;
+
+function isInternal(url: string): boolean {
+  internalPrefixes ??= internalUrls(path.dirname(data.uiDirectory));
+  return internalPrefixes.some((prefix) => url.startsWith(prefix));
 }

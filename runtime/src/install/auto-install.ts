@@ -56,8 +56,9 @@ export class AutoInstaller {
     if (parentPath && (parentPath.includes(`${path.sep}node_modules${path.sep}`) || parentPath.startsWith(__dirname + path.sep))) return "none";
     if (this.mode === "force") return "cache";
     if (this.mode === "fallback") return "fallback";
-    // auto: only where no node_modules is found from the importer's directory up.
-    return this.hasNodeModules(parentPath ? path.dirname(parentPath) : process.cwd()) ? "none" : "cache";
+    // auto: only where no node_modules is found from the importer's directory up, and after
+    // Node's resolution (with the program's own resolve hooks) found nothing.
+    return this.hasNodeModules(parentPath ? path.dirname(parentPath) : process.cwd()) ? "none" : "fallback";
   }
 
   /** Runs `resolve` with Node's own resolution of bare specifiers. */

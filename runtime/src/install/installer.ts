@@ -39,7 +39,7 @@ class TreeInstaller {
   private readonly store: InstallStore;
   private readonly options: Record<string, unknown>;
 
-  constructor(private readonly job: InstallJob) {
+  constructor(job: InstallJob) {
     this.store = new InstallStore(job.root);
     this.options = { ...npmOptions(job.cwd, process.env), cache: this.store.cacacheDir, fullMetadata: false, preferOffline: job.preferOffline };
   }

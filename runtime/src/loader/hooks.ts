@@ -13,11 +13,15 @@ import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expa
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
-import { FileResolver, readPackageJson } from "./resolve.js";
+import { FileResolver, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
+import { isWorkerThreadsSpecifier } from "../register/inherit.js";
 
 export interface LoaderSettings {
+  /** The settings of the default tsconfig: loaders, defines, inline code. */
   readonly transpile: TranspileSettings;
+  /** The settings a file compiles with: those of the tsconfig nearest to it. */
+  readonly transpileFor?: (file: string) => TranspileSettings;
   readonly cache: TranspileCache | undefined;
   readonly resolver: FileResolver;
   readonly conditions: readonly string[];
@@ -30,6 +34,8 @@ export interface LoaderSettings {
   readonly macros: MacroContext;
   /** Bare imports from the auto-install cache; undefined under --no-install. */
   readonly installer?: AutoInstaller;
+  /** Called once, before the program first imports node:worker_threads (rt's Worker goes in then). */
+  readonly beforeWorkerThreads?: () => void;
 }
 
 /** Told of each module file as it loads and of each import: --watch reports files, --hot versions modules. */
@@ -43,6 +49,8 @@ type NextResolve = (specifier: string, context?: Partial<ResolveHookContext>) =>
 
 const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
 const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
+/** rt's bundle: what it imports is rt's business, not the program's (no tsconfig, no auto-install). */
+const RT_DIR = __dirname + path.sep;
 
 export class ModuleLoader {
   /** Sources that live in memory: stdin and --eval, addressed by a virtual path. */
@@ -52,11 +60,21 @@ export class ModuleLoader {
   /** The entry, already resolved by the CLI (or kept by --preserve-symlinks-main): its path and URL → URL. */
   private readonly entrySpecifiers = new Map<string, string>();
   private readonly packageTypes = new Map<string, string | undefined>();
+  /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
+  private readonly directoryURLs = new Map<string, URL>();
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
+  private beforeWorkerThreads: (() => void) | undefined;
 
-  constructor(private readonly settings: LoaderSettings) {}
+  constructor(private readonly settings: LoaderSettings) {
+    this.beforeWorkerThreads = settings.beforeWorkerThreads;
+  }
+
+  /** True while rt transpiles: code running then (esbuild's) is rt's own, not the program's. */
+  get isTranspiling(): boolean {
+    return this.transpiling;
+  }
 
   install(): void {
     silenceTypelessPackageWarning();
@@ -95,6 +113,11 @@ export class ModuleLoader {
 
   private resolve(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
     if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
+    if (this.beforeWorkerThreads && isWorkerThreadsSpecifier(specifier)) {
+      const before = this.beforeWorkerThreads;
+      this.beforeWorkerThreads = undefined;
+      before();
+    }
     const resolved = this.resolveModule(specifier, context, nextResolve);
     const tracker = this.settings.tracker;
     if (!tracker || !resolved.url.startsWith("file:")) return resolved;
@@ -108,48 +131,85 @@ export class ModuleLoader {
     const entry = this.entrySpecifiers.get(specifier);
     if (entry) return { url: entry, shortCircuit: true };
     const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
+    const fromDir = parentPath ? path.dirname(parentPath) : process.cwd();
+    const forRequire = context.conditions.includes("require");
     const resolver = this.settings.resolver;
 
     if (isPathSpecifier(specifier)) {
-      const [bare, suffix] = splitSuffix(specifier);
-      const base = parentPath ? path.dirname(parentPath) : process.cwd();
-      const resolved = bare.startsWith("file:") ? fileURLToPath(bare) : path.resolve(base, bare);
-      // path.resolve drops a trailing slash, which means "the directory, not a file".
-      const target = /[\\/]$/.test(bare) && !resolved.endsWith(path.sep) ? resolved + path.sep : resolved;
-      if (this.virtual.has(target)) return { url: pathToFileURL(target).href + suffix, shortCircuit: true };
-      const found = resolver.resolvePath(target);
-      if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
-      throw moduleNotFound(specifier, parentPath);
+      const url = this.resolvePathSpecifier(specifier, fromDir, forRequire);
+      if (url) return { url, shortCircuit: true };
+      throw moduleNotFound(specifier, parentPath, forRequire);
     }
-    if (!isBuiltin(specifier) && !specifier.startsWith("#")) {
-      const found =
-        resolver.resolveTsconfigPath(specifier) ?? resolver.resolveMainField(specifier, parentPath ? path.dirname(parentPath) : process.cwd());
-      if (found) return { url: pathToFileURL(found).href, shortCircuit: true };
+    const [bare, suffix] = splitSuffix(specifier);
+    const installer = this.settings.installer;
+    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
+    // rt's own lazily loaded modules (esbuild, jsonc-parser) resolve as in Node.
+    if (!isBuiltin(specifier) && !specifier.startsWith("#") && !hasScheme(specifier) && !(fromDir + path.sep).startsWith(RT_DIR)) {
+      // Packages come from the auto-install cache instead of node_modules under "cache".
+      const found = strategy === "cache" ? resolver.resolveTsconfigPath(bare, fromDir) : resolver.resolveBare(bare, fromDir);
+      if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
     }
     const own = this.settings.addons ? context.conditions : context.conditions.filter((condition) => condition !== "node-addons");
     const conditions = this.settings.conditions.length ? [...own, ...this.settings.conditions] : own;
-    const installer = this.settings.installer;
-    const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(parentPath) : "none";
     const fromCache = () => {
       const located = installer!.locate(specifier, parentPath);
       // require() resolves from the parent module, not from a parentURL given to nextResolve:
       // a require function made inside the cache entry resolves there (through these hooks,
       // which leave its node_modules lookup to Node).
-      if (!context.conditions.includes("require")) return nextResolve(located.specifier, { ...context, conditions, parentURL: located.parentURL });
+      if (!forRequire) return nextResolve(located.specifier, { ...context, conditions, parentURL: located.parentURL });
       return { url: pathToFileURL(installer!.withoutInstalling(() => createRequire(located.parentURL).resolve(located.specifier))).href, shortCircuit: true };
     };
     try {
       if (strategy === "cache") return fromCache();
       try {
+        // Resolve hooks registered before rt's (--import, module.register) run inside nextResolve:
+        // they get their turn before anything is installed.
         return nextResolve(specifier, { ...context, conditions });
       } catch (error) {
+        // A package's `main`/`exports`/`imports` target naming compiled output that is not there.
+        const source = isNotFound(error) ? missingTarget(error) : undefined;
+        const found = source && resolver.sourceFor(source);
+        if (found) return { url: pathToFileURL(found).href + suffix, shortCircuit: true };
         if (strategy === "fallback" && isNotFound(error) && installer!.isMissing(specifier, parentPath)) return fromCache();
         throw error;
       }
     } catch (error) {
-      if (isNotFound(error)) throw moduleNotFound(specifier, parentPath);
-      throw error;
+      throw resolutionError(error, specifier, parentPath, forRequire);
     }
+  }
+
+  /**
+   * The URL a relative, absolute or file: specifier names. Through import it is a URL first, as
+   * in Node: percent-escapes name characters (`%3F` a `?` in the file name) and `?query`/`#hash`
+   * stay on the URL in normal form. Through require() (and when the URL names no file, as
+   * `./100%.ts` does not) it is a path: the literal name, else without its `?query`/`#hash`.
+   */
+  private resolvePathSpecifier(specifier: string, fromDir: string, forRequire: boolean): string | undefined {
+    const find = (target: string, suffix: string) => {
+      if (this.virtual.has(target)) return pathToFileURL(target).href + suffix;
+      const found = this.settings.resolver.resolvePath(target);
+      return found && pathToFileURL(found).href + suffix;
+    };
+    if (!forRequire || specifier.startsWith("file:")) {
+      let base = this.directoryURLs.get(fromDir);
+      if (!base) this.directoryURLs.set(fromDir, (base = pathToFileURL(fromDir + path.sep)));
+      const url = new URL(specifier, base);
+      const suffix = url.search + url.hash;
+      url.search = "";
+      url.hash = "";
+      let target: string | undefined;
+      try {
+        target = fileURLToPath(url);
+      } catch {
+        // an escaped "/", a malformed escape or a host: no file by URL rules
+      }
+      const found = target === undefined ? undefined : find(target, suffix);
+      if (found || specifier.startsWith("file:")) return found;
+    }
+    const literal = find(withTrailingSlash(specifier, path.resolve(fromDir, specifier)), "");
+    if (literal) return literal;
+    const [bare, suffix] = splitSuffix(specifier);
+    return bare === specifier ? undefined : find(withTrailingSlash(bare, path.resolve(fromDir, bare)), suffix);
   }
 
   private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
@@ -198,7 +258,7 @@ export class ModuleLoader {
     let result;
     try {
       const macros = this.macroStep(file, source, loader);
-      result = transpile({ file, source, loader, define: this.defines.get(file), macros }, this.settings.transpile, this.settings.cache);
+      result = transpile({ file, source, loader, define: this.defines.get(file), macros }, this.settings.transpileFor?.(file) ?? this.settings.transpile, this.settings.cache);
     } finally {
       this.transpiling = false;
     }
@@ -219,7 +279,7 @@ export class ModuleLoader {
   private resolveMacro(specifier: string, importer: string): string | undefined {
     const resolver = this.settings.resolver;
     if (isPathSpecifier(specifier)) return resolver.resolvePath(path.resolve(path.dirname(importer), specifier));
-    const found = resolver.resolveTsconfigPath(specifier) ?? resolver.resolveMainField(specifier, path.dirname(importer));
+    const found = resolver.resolveBare(specifier, path.dirname(importer));
     if (found) return found;
     try {
       return createRequire(importer).resolve(specifier);
@@ -269,16 +329,15 @@ function isPathSpecifier(specifier: string): boolean {
   );
 }
 
+/** A specifier without its `?query`/`#hash`, and that suffix. */
 function splitSuffix(specifier: string): [string, string] {
-  if (specifier.startsWith("file:")) {
-    const url = new URL(specifier);
-    const suffix = url.search + url.hash;
-    url.search = "";
-    url.hash = "";
-    return [url.href, suffix];
-  }
   const at = specifier.search(/[?#]/);
   return at === -1 ? [specifier, ""] : [specifier.slice(0, at), specifier.slice(at)];
+}
+
+// path.resolve drops a trailing slash, which means "the directory, not a file".
+function withTrailingSlash(specifier: string, resolved: string): string {
+  return /[\\/]$/.test(specifier) && !resolved.endsWith(path.sep) ? resolved + path.sep : resolved;
 }
 
 function macroNotExpanded(specifier: string, parentURL: string | undefined, allowed: boolean): ProgramError {
@@ -290,18 +349,51 @@ function macroNotExpanded(specifier: string, parentURL: string | undefined, allo
   );
 }
 
-/** A package name (not a built-in, a `#` import or a URL such as `data:`), maybe with a subpath. */
+/** A URL such as `data:` or `node:`, never a package or a tsconfig alias. */
+function hasScheme(specifier: string): boolean {
+  return /^[a-z][a-z\d+.-]*:/i.test(specifier);
+}
+
+/** A package name (not a built-in, a `#` import, a URL or a name no package can have, like `@lib`), maybe with a subpath. */
 function isPackageSpecifier(specifier: string): boolean {
-  return !isBuiltin(specifier) && !specifier.startsWith("#") && !/^[a-z][a-z\d+.-]*:/i.test(specifier);
+  return !isBuiltin(specifier) && !hasScheme(specifier) && packageName(specifier) !== undefined;
 }
 
 function isNotFound(error: unknown): boolean {
-  return (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND";
+  const code = (error as { code?: string } | null)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
 }
 
-function moduleNotFound(specifier: string, parentPath: string | undefined): ProgramError {
+/** The file a not-found error from Node's resolver names, when it names one (a package's target). */
+function missingTarget(error: unknown): string | undefined {
+  const { url, message } = error as { url?: unknown; message?: unknown };
+  if (typeof url === "string" && url.startsWith("file:")) return fileURLToPath(url);
+  const named = typeof message === "string" ? /^Cannot find module '([^']+)'/.exec(message)?.[1] : undefined;
+  return named && path.isAbsolute(named) ? named : undefined;
+}
+
+/**
+ * What a failed resolution reports: rt's "Cannot find module" (with Node's "Did you mean" hint)
+ * under the code Node gives it (MODULE_NOT_FOUND through require(), ERR_MODULE_NOT_FOUND through
+ * import); Node's other resolution errors keep their code and text, without Node's stack.
+ */
+function resolutionError(error: unknown, specifier: string, parentPath: string | undefined, forRequire: boolean): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message !== "string" || typeof code !== "string") return error;
+  if (isNotFound(error) || (code === "ERR_INVALID_MODULE_SPECIFIER" && !specifier.startsWith("#") && !isPackageSpecifier(specifier))) {
+    const hint = /\n?(Did you mean[^\n]*)/.exec(message)?.[1];
+    return moduleNotFound(specifier, parentPath, forRequire, hint);
+  }
+  if (!code.startsWith("ERR_") || error instanceof ProgramError) return error;
+  const name = (error as { name?: unknown }).name;
+  return new ProgramError(message, code, `${typeof name === "string" ? name : "Error"} [${code}]: ${message}\n`);
+}
+
+function moduleNotFound(specifier: string, parentPath: string | undefined, forRequire: boolean, hint?: string): ProgramError {
   const from = parentPath ?? process.cwd();
-  return new ProgramError(`Cannot find module '${specifier}' from '${from}'`, "ERR_MODULE_NOT_FOUND");
+  const message = `Cannot find module '${specifier}' from '${from}'${hint ? `\n${hint}` : ""}`;
+  return new ProgramError(message, forRequire ? "MODULE_NOT_FOUND" : "ERR_MODULE_NOT_FOUND");
 }
 
 // rt's policy runs a typeless package's .js file by its syntax, silently (see formatFor); Node

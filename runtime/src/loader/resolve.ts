@@ -1,15 +1,17 @@
 // File resolution rt adds on top of Node's: extensionless and directory imports in
-// `--extension-order`, `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl`, and
-// `--main-fields` for packages without `exports`. Bare specifiers otherwise go to Node.
+// `--extension-order`, `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl` (of the
+// tsconfig nearest the importer), and packages without `exports` resolved by CommonJS's rules
+// for every importer (subpaths without extension, directory `main`s, `--main-fields`).
+// Packages with `exports`/`imports` go to Node; `sourceFor` maps a missing target to its source.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
-import type { TsconfigPaths } from "../transpile/tsconfig.js";
+import type { TsconfigLocator } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {
   readonly extensions: readonly string[];
   readonly mainFields?: readonly string[];
   readonly preserveSymlinks: boolean;
-  readonly tsconfigPaths?: TsconfigPaths;
+  readonly tsconfigs?: TsconfigLocator;
 }
 
 // A `.js` (etc.) specifier may name the TypeScript file it compiles from.
@@ -20,6 +22,9 @@ const SOURCE_FOR_OUTPUT: Readonly<Record<string, readonly string[]>> = {
   ".cjs": [".cts"],
 };
 
+const DEFAULT_MAIN_FIELDS = ["main"];
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
 function isFile(file: string): boolean {
   return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
@@ -29,6 +34,9 @@ function isDirectory(file: string): boolean {
 }
 
 export class FileResolver {
+  /** Package directory → its package.json (undefined: none, or not an object). */
+  private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
+
   constructor(private readonly settings: ResolveSettings) {}
 
   /**
@@ -42,9 +50,19 @@ export class FileResolver {
     return realpathSync.native(found);
   }
 
-  /** tsconfig `paths` (longest matching pattern first), then `baseUrl`. */
-  resolveTsconfigPath(specifier: string): string | undefined {
-    const config = this.settings.tsconfigPaths;
+  /**
+   * A bare specifier (a package, maybe with a subpath, or a tsconfig alias) imported from a file
+   * in `fromDir`, where rt's rules decide: tsconfig `paths`/`baseUrl`, then a package without
+   * `exports`. undefined: Node's resolution (and the hooks after rt's) decides.
+   */
+  resolveBare(specifier: string, fromDir: string): string | undefined {
+    return this.resolveTsconfigPath(specifier, fromDir) ?? this.resolvePackage(specifier, fromDir);
+  }
+
+  /** tsconfig `paths` (longest matching pattern first), then `baseUrl`; not for importers in node_modules. */
+  resolveTsconfigPath(specifier: string, fromDir: string): string | undefined {
+    if ((fromDir + path.sep).includes(NODE_MODULES)) return undefined;
+    const config = this.settings.tsconfigs?.forDirectory(fromDir).paths;
     if (!config) return undefined;
     let best: { pattern: string; star: string } | undefined;
     for (const pattern of Object.keys(config.paths)) {
@@ -73,36 +91,52 @@ export class FileResolver {
     return config.baseUrl ? this.resolvePath(path.resolve(config.baseUrl, specifier)) : undefined;
   }
 
-  /** With `--main-fields`: the entry of a package that has no `exports`, by the first field it has. */
-  resolveMainField(specifier: string, fromDir: string): string | undefined {
-    const fields = this.settings.mainFields;
-    if (!fields) return undefined;
+  /**
+   * A package without `exports`, found in node_modules from `fromDir` up, resolved as require()
+   * resolves it, for ES modules too (as bun and tsx do): a subpath tries extensions, then a
+   * directory (its package.json `main`, then index); the package itself its main fields
+   * (`--main-fields`, default `main`), then index. undefined when the package has `exports`,
+   * is not there, or has no such file (Node then reports it, with its "Did you mean" hint).
+   */
+  resolvePackage(specifier: string, fromDir: string): string | undefined {
     const name = packageName(specifier);
-    if (!name || name !== specifier) return undefined;
-    for (let dir = fromDir; ; dir = path.dirname(dir)) {
-      const packageDir = path.join(dir, "node_modules", name);
-      const manifest = readPackageJson(path.join(packageDir, "package.json"));
-      if (manifest) {
-        if (manifest.exports !== undefined) return undefined;
-        for (const field of fields) {
-          const entry = manifest[field];
-          if (typeof entry === "string") {
-            const found = this.resolvePath(path.resolve(packageDir, entry));
-            if (found) return found;
-          }
-        }
-        return undefined;
-      }
-      if (path.dirname(dir) === dir) return undefined;
+    if (!name) return undefined;
+    const packageDir = findPackage(name, fromDir);
+    if (!packageDir) return undefined;
+    let manifest = this.manifests.get(packageDir);
+    if (!this.manifests.has(packageDir)) this.manifests.set(packageDir, (manifest = readPackageJson(path.join(packageDir, "package.json"))));
+    if (manifest?.exports !== undefined && manifest.exports !== null) return undefined;
+    const subpath = specifier.slice(name.length);
+    if (subpath) return this.resolvePath(packageDir + subpath);
+    for (const field of this.settings.mainFields ?? DEFAULT_MAIN_FIELDS) {
+      const entry = manifest?.[field];
+      if (typeof entry !== "string") continue;
+      const found = this.resolvePath(path.resolve(packageDir, entry));
+      if (found) return found;
     }
+    const index = this.asIndex(packageDir);
+    return index && !this.settings.preserveSymlinks ? realpathSync.native(index) : index;
+  }
+
+  /** The TypeScript source of a missing output file (a package's `main`, `exports` or `imports` target). */
+  sourceFor(missing: string): string | undefined {
+    const found = this.asSource(missing);
+    return found && !this.settings.preserveSymlinks ? realpathSync.native(found) : found;
   }
 
   private asFile(target: string): string | undefined {
     if (isFile(target)) return target;
+    // Before extensions: with target.ts and target.js.ts both there, ./target.js is target.ts.
+    const source = this.asSource(target);
+    if (source) return source;
     for (const ext of this.settings.extensions) if (isFile(target + ext)) return target + ext;
-    const ext = path.extname(target);
+    return undefined;
+  }
+
+  private asSource(output: string): string | undefined {
+    const ext = path.extname(output);
     for (const sourceExt of SOURCE_FOR_OUTPUT[ext] ?? []) {
-      const candidate = target.slice(0, -ext.length) + sourceExt;
+      const candidate = output.slice(0, -ext.length) + sourceExt;
       if (isFile(candidate)) return candidate;
     }
     return undefined;
@@ -127,10 +161,22 @@ export class FileResolver {
   }
 }
 
+/** The package a bare specifier names (`@scope/name` or `name`), or undefined when it names none (`@lib`, `#x`, `.`). */
 export function packageName(specifier: string): string | undefined {
   const parts = specifier.split("/");
-  if (specifier.startsWith("@")) return parts.length >= 2 ? `${parts[0]}/${parts[1]}` : undefined;
-  return parts[0] || undefined;
+  const name = specifier.startsWith("@") ? (parts.length >= 2 && parts[1] ? `${parts[0]}/${parts[1]}` : undefined) : parts[0];
+  return name && !name.startsWith(".") && !name.startsWith("#") && !/[\\%]/.test(name) ? name : undefined;
+}
+
+/** The directory of package `name` in the nearest node_modules from `fromDir` up that has it. */
+function findPackage(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    if (path.basename(dir) !== "node_modules") {
+      const candidate = path.join(dir, "node_modules", name);
+      if (isDirectory(candidate)) return candidate;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 export function readPackageJson(file: string): Record<string, unknown> | undefined {

@@ -59,7 +59,8 @@ export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, s
  * use under rt's cache directory (named by the two paths, so different installs never clash).
  */
 export function nodeShimDir(cacheRoot: string | undefined): string {
-  const launcher = process.argv[1]!;
+  // dist/node-shim.cjs (beside this bundle): rt's CLI, or Node with rt's loader for Node's own flags.
+  const launcher = path.join(__dirname, "node-shim.cjs");
   const windows = process.platform === "win32";
   const [name, text] = windows
     ? ["node.cmd", `@"${process.execPath}" -- "${launcher}" %*\r\n`]

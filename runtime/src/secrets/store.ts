@@ -55,6 +55,7 @@ const pending = new Map<number, Pending>();
 let thread: StoreThread | undefined;
 let lastId = 0;
 // One timer for all deadlines (calls expire in call order), not one per call.
+// biome-ignore lint/correctness/noUnusedVariables: read by `sweeper ??=` in request(), which starts one only when none runs
 let sweeper: NodeJS.Timeout | undefined;
 
 /** Sends a request; a set's value buffer is transferred (the caller's view becomes empty). */

@@ -1,10 +1,11 @@
 // The one mapping from rt's transpilation flags (and tsconfig.json) to esbuild options,
 // shared by the runtime loader and `rt build`.
+import * as path from "node:path";
 import type { TransformOptions } from "esbuild";
 import { LOADERS, flagByName, type LoaderName } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
-import type { Tsconfig } from "./tsconfig.js";
+import type { Tsconfig, TsconfigLocator } from "./tsconfig.js";
 
 export interface TranspileSettings {
   /** esbuild options common to every file (no loader, no file name). */
@@ -63,7 +64,9 @@ const DROPPABLE = ["console", "debugger"] as const;
 export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEnv: string | undefined): TranspileSettings {
   const compilerOptions = tsconfig.compilerOptions;
   const tsJsx = compilerOptions.jsx;
-  const runtime = (values["jsx-runtime"] as string | undefined) ?? (tsJsx === "react" ? "classic" : "automatic");
+  // A factory without a `jsx` mode means the classic runtime, as esbuild (and so tsx) reads it.
+  const classic = tsJsx === "react" || (tsJsx === undefined && (str(compilerOptions.jsxFactory) ?? str(compilerOptions.jsxFragmentFactory)) !== undefined);
+  const runtime = (values["jsx-runtime"] as string | undefined) ?? (classic ? "classic" : "automatic");
   const define = parseDefines((values.define as string[] | undefined) ?? []);
   const drop = parseDrops((values.drop as string[] | undefined) ?? []);
   const esbuild: TransformOptions = {
@@ -90,6 +93,17 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
     transformsJavaScript: Object.keys(define).length > 0 || drop.length > 0,
     macros,
     fingerprint: JSON.stringify([esbuild, loaders, macros]),
+  };
+}
+
+/** Each file compiles with the options of the tsconfig nearest to it (settings made once per tsconfig). */
+export function settingsByTsconfig(values: FlagValues, tsconfigs: TsconfigLocator, nodeEnv: string | undefined, fallback: TranspileSettings) {
+  const made = new Map<Tsconfig, TranspileSettings>([[tsconfigs.fallback, fallback]]);
+  return (file: string): TranspileSettings => {
+    const tsconfig = tsconfigs.forDirectory(path.dirname(file));
+    let settings = made.get(tsconfig);
+    if (!settings) made.set(tsconfig, (settings = transpileSettings(values, tsconfig, nodeEnv)));
+    return settings;
   };
 }
 

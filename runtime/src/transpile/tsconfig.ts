@@ -1,10 +1,13 @@
 // Reads the tsconfig.json options rt honours: JSX settings, decorators and class-field
-// semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`.
-import { existsSync, readFileSync } from "node:fs";
+// semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`
+// (one that cannot be found is reported in one line and skipped, as tsx and bun go on) and
+// expands `${configDir}`. TsconfigLocator finds the tsconfig that applies to a file.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
 import { parseJsonc } from "../data-files.js";
+import { displayPath } from "../text.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
 const TRANSPILE_OPTIONS = [
@@ -42,6 +45,53 @@ export function loadTsconfig(cwd: string, override: string | undefined): Tsconfi
     if (override) throw new UsageError(`--tsconfig-override: no such file: ${file}`);
     return { compilerOptions: {} };
   }
+  return readTsconfig(file);
+}
+
+/**
+ * The tsconfig.json that applies to each file, as bun (and tsc) choose it: the nearest one up
+ * from the file's directory, not above the package of a file inside node_modules; the
+ * default (--tsconfig-override, else $cwd/tsconfig.json) where there is none.
+ * With --tsconfig-override, that file applies to every file.
+ */
+export class TsconfigLocator {
+  private readonly byDirectory = new Map<string, Tsconfig>();
+  private readonly byFile = new Map<string, Tsconfig>();
+
+  constructor(
+    readonly fallback: Tsconfig,
+    private readonly overridden: boolean,
+    /** Told of each tsconfig.json read (--watch restarts when one changes). */
+    private readonly onRead: (file: string) => void = () => {},
+  ) {
+    if (fallback.file) this.byFile.set(fallback.file, fallback);
+  }
+
+  forDirectory(dir: string): Tsconfig {
+    if (this.overridden) return this.fallback;
+    const known = this.byDirectory.get(dir);
+    if (known) return known;
+    let found: Tsconfig;
+    const candidate = path.join(dir, "tsconfig.json");
+    const parent = path.dirname(dir);
+    if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) {
+      let known = this.byFile.get(candidate);
+      if (!known) {
+        this.onRead(candidate);
+        this.byFile.set(candidate, (known = readTsconfig(candidate)));
+      }
+      found = known;
+    } else if (parent === dir || path.basename(dir) === "node_modules") found = this.fallback;
+    else found = this.forDirectory(parent);
+    this.byDirectory.set(dir, found);
+    return found;
+  }
+}
+
+function readTsconfig(file: string): Tsconfig {
+  // `${configDir}` is the directory of the tsconfig being read, wherever in the chain it is written.
+  const configDir = path.dirname(file);
+  const expand = (value: string) => value.replaceAll("${configDir}", () => configDir);
   const merged: Record<string, unknown> = {};
   let paths: Record<string, string[]> | undefined;
   let pathsDir: string | undefined;
@@ -50,9 +100,14 @@ export function loadTsconfig(cwd: string, override: string | undefined): Tsconfi
   for (const { file: configFile, options } of extendsChain(file, new Set())) {
     const dir = path.dirname(configFile);
     for (const key of TRANSPILE_OPTIONS) if (key in options) merged[key] = options[key];
-    if (typeof options.baseUrl === "string") baseUrl = path.resolve(dir, options.baseUrl);
+    if (typeof options.baseUrl === "string") baseUrl = path.resolve(dir, expand(options.baseUrl));
     if (options.paths && typeof options.paths === "object") {
-      paths = options.paths as Record<string, string[]>;
+      paths = Object.fromEntries(
+        Object.entries(options.paths as Record<string, unknown>).map(([pattern, targets]) => [
+          pattern,
+          Array.isArray(targets) ? targets.filter((target) => typeof target === "string").map(expand) : [],
+        ]),
+      );
       pathsDir = dir;
     }
   }
@@ -73,18 +128,23 @@ function extendsChain(file: string, seen: Set<string>): ConfigLink[] {
   const parents = config.extends === undefined ? [] : Array.isArray(config.extends) ? config.extends : [config.extends];
   const chain: ConfigLink[] = [];
   for (const parent of parents) {
-    if (typeof parent === "string") chain.push(...extendsChain(resolveExtends(parent, file), seen));
+    if (typeof parent !== "string") continue;
+    const parentFile = resolveExtends(parent, file);
+    if (parentFile) chain.push(...extendsChain(parentFile, seen));
+    else process.stderr.write(`rt: warning: ${displayPath(file)}: "extends": cannot find tsconfig "${parent}"; going on without it\n`);
   }
   const options = config.compilerOptions;
   chain.push({ file, options: options && typeof options === "object" ? (options as Record<string, unknown>) : {} });
   return chain;
 }
 
-function resolveExtends(specifier: string, from: string): string {
+/** The file an `extends` names (a path, or a package's tsconfig), or undefined when there is none. */
+function resolveExtends(specifier: string, from: string): string | undefined {
   const dir = path.dirname(from);
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
     const candidate = path.resolve(dir, specifier);
-    return existsSync(candidate) || candidate.endsWith(".json") ? candidate : `${candidate}.json`;
+    for (const file of [candidate, `${candidate}.json`]) if (statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+    return undefined;
   }
   const require = createRequire(from);
   for (const request of [specifier, `${specifier}.json`, `${specifier}/tsconfig.json`]) {
@@ -94,7 +154,7 @@ function resolveExtends(specifier: string, from: string): string {
       // try the next form
     }
   }
-  throw new ProgramError(`Cannot find tsconfig "${specifier}" extended from ${from}`, "ERR_TSCONFIG");
+  return undefined;
 }
 
 /** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */

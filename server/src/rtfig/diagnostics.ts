@@ -7,7 +7,7 @@ import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
 import type { RtfigDocument } from "./model.js";
-import { isTable, RTFIG_SCHEMA, shownPath, tableSchema, validate, type Path, type SchemaProblem } from "./schema.js";
+import { isTable, schemaProblems, shownPath, tableSchema, type Path } from "./schema.js";
 
 export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): Diagnostic[] {
   const text = document.getText();
@@ -17,8 +17,7 @@ export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): 
     const end = offset + (/^[^\s]*/.exec(text.slice(offset))?.[0].length ?? 0);
     return [{ range: rangeOf(document, offset, end), severity: DiagnosticSeverity.Error, source: "rt", code: "syntax", message: `Invalid TOML: ${message}` }];
   }
-  const problems: SchemaProblem[] = [];
-  validate(model.value, RTFIG_SCHEMA, [], problems);
+  const problems = schemaProblems(model.value);
   const diagnostics: Diagnostic[] = [];
   for (const problem of problems) {
     const location = model.locations.get(JSON.stringify(problem.path));

@@ -1,8 +1,11 @@
 // rtfig.toml's JSON Schema, as the runtime generates it from the flag table (rt/rtfig.schema.json),
-// and a validator for the part of draft-07 that schema uses (type, enum, minimum, anyOf,
-// properties, additionalProperties, items). Small and exact: every problem comes back with the
-// path of the value it concerns, so it can be underlined where it is written, worded as rt words it.
+// validated with ajv; every problem comes back with the path of the value it concerns, so it can
+// be underlined where it is written, worded as rt words it.
+import type { ErrorObject } from "ajv";
 import schemaJson from "rt/rtfig.schema.json";
+// ajv's validator for that schema, compiled when the server is built (compiling it at run time
+// costs hundreds of milliseconds): server/build.mjs.
+import validateRtfig from "rtfig-schema-validator";
 
 export interface Schema {
   readonly type?: "object" | "array" | "string" | "integer" | "boolean";
@@ -34,51 +37,65 @@ export function tableSchema(table: readonly string[]): Schema | undefined {
   return schema?.type === "object" ? schema : undefined;
 }
 
-export function validate(value: unknown, schema: Schema, path: Path, problems: SchemaProblem[]): void {
-  if (schema.type === "object" && schema.properties && isTable(value)) {
-    for (const [key, entry] of Object.entries(value)) {
-      const property = schema.properties[key] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
-      if (property) validate(entry, property, [...path, key], problems);
-      else problems.push({ path: [...path, key], kind: "unknown-key", message: `unknown key "${shownPath([...path, key])}"` });
+/**
+ * The problems of `value` under rtfig.toml's schema, validated by ajv. ajv reports every failed
+ * keyword; rt reports each value once, where it is written: an unknown key at the key, a wrong
+ * value at the value, and in a list or a keyed table each wrong entry by itself.
+ */
+export function schemaProblems(value: unknown): SchemaProblem[] {
+  if (validateRtfig(value)) return [];
+  const errors = validateRtfig.errors ?? [];
+  const problems = new Map<string, SchemaProblem>();
+  const add = (path: Path, problem: Omit<SchemaProblem, "path">) => {
+    const key = JSON.stringify(path);
+    if (!problems.has(key)) problems.set(key, { path, ...problem });
+  };
+  // The errors under an anyOf are its branches' reasons; the anyOf decides what is reported.
+  const anyOfs = errors.filter((error) => error.keyword === "anyOf");
+  const branchOf = (error: ErrorObject) => anyOfs.find((anyOf) => error !== anyOf && error.schemaPath.startsWith(`${anyOf.schemaPath}/`));
+  for (const error of errors) {
+    const path = pathOf(error.instancePath);
+    if (error.keyword === "additionalProperties") {
+      const key = (error.params as { additionalProperty: string }).additionalProperty;
+      add([...path, key], { kind: "unknown-key", message: `unknown key "${shownPath([...path, key])}"` });
+      continue;
     }
-    return;
+    if (error.keyword === "anyOf") {
+      // A list or keyed table whose container matched: its wrong entries are reported instead.
+      const entries = errors.filter((entry) => branchOf(entry) === error && entry.instancePath.length > error.instancePath.length);
+      if (entries.length === 0) add(path, invalidValue(path, error, value));
+      continue;
+    }
+    const anyOf = branchOf(error);
+    if (anyOf && error.instancePath === anyOf.instancePath) continue;
+    add(path, invalidValue(path, error, value));
   }
-  // A list or a keyed table: each wrong entry is its own problem, underlined where it is written.
-  const forms = schema.anyOf ?? [schema];
-  const list = forms.find((form) => form.type === "array")?.items;
-  if (Array.isArray(value) && list) {
-    value.forEach((item, index) => validate(item, list, [...path, index], problems));
-    return;
-  }
-  const entries = forms.find((form) => form.type === "object" && typeof form.additionalProperties === "object")?.additionalProperties;
-  if (isTable(value) && typeof entries === "object") {
-    for (const [key, entry] of Object.entries(value)) validate(entry, entries, [...path, key], problems);
-    return;
-  }
-  if (!matches(value, schema)) problems.push({ path, kind: "invalid-value", message: `invalid value for "${shownPath(path)}": expected ${expected(schema)}, got ${describe(value)}` });
+  return [...problems.values()];
+}
+
+/** `/run/shell` → ["run", "shell"]; array indexes become numbers. */
+function pathOf(pointer: string): Path {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** The problem of the value `error` is about, worded from the schema that holds the failed keyword. */
+function invalidValue(path: Path, error: ErrorObject, root: unknown): Omit<SchemaProblem, "path"> {
+  // "#/properties/run/properties/shell/enum": the keyword's schema is the pointer without its last part.
+  let schema: unknown = RTFIG_SCHEMA;
+  for (const part of pathOf(error.schemaPath.slice(1)).slice(0, -1)) schema = (schema as Record<string | number, unknown>)[part];
+  let value: unknown = root;
+  for (const part of path) value = (value as Record<string | number, unknown>)[part];
+  return { kind: "invalid-value", message: `invalid value for "${shownPath(path)}": expected ${expected(schema as Schema)}, got ${describe(value)}` };
 }
 
 /** `run.shell`, `preload[1]`, `loader.".dat"`: a path as it would be written in TOML. */
 export function shownPath(path: Path): string {
   return path.map((key, index) => (typeof key === "number" ? `[${key}]` : `${index ? "." : ""}${/^[\w-]+$/.test(key) ? key : `'${key}'`}`)).join("");
-}
-
-function matches(value: unknown, schema: Schema): boolean {
-  if (schema.anyOf) return schema.anyOf.some((form) => matches(value, form));
-  switch (schema.type) {
-    case "boolean":
-      return typeof value === "boolean";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value) && (schema.minimum === undefined || value >= schema.minimum);
-    case "string":
-      return typeof value === "string" && (!schema.enum || schema.enum.includes(value));
-    case "array":
-      return Array.isArray(value) && (!schema.items || value.every((item) => matches(item, schema.items!)));
-    case "object":
-      return isTable(value) && Object.values(value).every((entry) => typeof schema.additionalProperties !== "object" || matches(entry, schema.additionalProperties));
-    default:
-      return true;
-  }
 }
 
 /** What a schema accepts, in rt's words ("a whole number >= 0", "one of system, rt"). */

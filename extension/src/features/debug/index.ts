@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
-import { runtimeExecutable } from "../../runtime/runtime.js";
+import { runtimeExecutable } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
 import { listScripts } from "../tasks/scripts.js";
 import type { RtDebugSession } from "./adapter.js";

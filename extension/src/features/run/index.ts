@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
-import { runtimeExecutable } from "../../runtime/runtime.js";
+import { runtimeExecutable } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
 import { fileTask, scriptTask } from "../tasks/task.js";
 

@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { COMMANDS, SETTINGS } from "../../contributions.js";
 import { output } from "../../output.js";
-import { initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../../runtime/runtime.js";
+import { initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
 export function register(context: vscode.ExtensionContext): void {
   initRuntime(context);

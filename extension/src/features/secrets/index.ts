@@ -75,7 +75,7 @@ async function add(tree: SecretsTree, node: SecretsNode | undefined, answers: Se
   return true;
 }
 
-async function valueOf(node: SecretsNode | undefined): Promise<{ service: string; name: string; value: string } | undefined> {
+async function secretOf(node: SecretsNode | undefined): Promise<{ service: string; name: string; value: string } | undefined> {
   if (node?.kind !== "account") return undefined;
   const value = await secrets.get({ service: node.service, name: node.name });
   if (value === null) {
@@ -87,7 +87,7 @@ async function valueOf(node: SecretsNode | undefined): Promise<{ service: string
 
 /** Copies the value to the clipboard without showing it. */
 async function copy(_tree: SecretsTree, node: SecretsNode | undefined): Promise<boolean> {
-  const secret = await valueOf(node);
+  const secret = await secretOf(node);
   if (!secret) return false;
   await vscode.env.clipboard.writeText(secret.value);
   void vscode.window.showInformationMessage(`rt Secrets: copied the value of ${secret.name} (${secret.service}) to the clipboard.`);
@@ -98,7 +98,7 @@ async function copy(_tree: SecretsTree, node: SecretsNode | undefined): Promise<
 async function reveal(_tree: SecretsTree, node: SecretsNode | undefined, answers: SecretAnswers): Promise<boolean> {
   if (node?.kind !== "account") return false;
   if (!(await confirm(answers.confirmed, `Show the value of ${node.name} (${node.service}) on screen?`, "Reveal"))) return false;
-  const secret = await valueOf(node);
+  const secret = await secretOf(node);
   if (!secret) return false;
   await vscode.window.showInformationMessage(`${secret.name} (${secret.service})`, { modal: true, detail: secret.value });
   return true;

@@ -2,7 +2,7 @@
 // it. When the store cannot be reached, the view's message says why and how to fix it.
 import { listNames, type SecretsError } from "rt/secrets";
 import * as vscode from "vscode";
-import { TrackedServices, type TrackScope } from "./tracked.js";
+import type { TrackedServices, TrackScope } from "./tracked.js";
 
 /** Listed to check the store when no service is tracked (an unused name: it has no accounts). */
 const PROBE_SERVICE = "rt-vscode-store-check";

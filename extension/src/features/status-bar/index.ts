@@ -1,7 +1,7 @@
 // A status bar item with the version of the rt in use (a warning when it cannot be used).
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
-import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../runtime/runtime.js";
+import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
 export function register(context: vscode.ExtensionContext): void {
   const item = vscode.window.createStatusBarItem("rt.version", vscode.StatusBarAlignment.Right, 100);

@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import { TASK_TYPE } from "../../contributions.js";
 import { output } from "../../output.js";
-import { onDidChangeRuntime, runtimeExecutable } from "../../runtime/runtime.js";
+import { onDidChangeRuntime, runtimeExecutable } from "../../rt-executable.js";
 import { listScripts, type Script } from "./scripts.js";
 import { fileTask, packageDirOf, scriptTask, type RtTaskDefinition } from "./task.js";
 

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { output } from "../../output.js";
-import { runRt, runtimeExecutable } from "../../runtime/runtime.js";
+import { runRt, runtimeExecutable } from "../../rt-executable.js";
 
 export interface Script {
   readonly name: string;

@@ -1,8 +1,8 @@
 // `rt` in the integrated terminal: the folder holding the rt in use goes first on PATH of every
 // terminal VS Code opens (the bundled runtime's launcher, or the rt.runtimePath's folder).
 import * as path from "node:path";
-import * as vscode from "vscode";
-import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../runtime/runtime.js";
+import type * as vscode from "vscode";
+import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
 export function register(context: vscode.ExtensionContext): void {
   const environment = context.environmentVariableCollection;

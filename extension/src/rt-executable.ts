@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { LAYOUT, MIN_RT_VERSION, SETTINGS } from "../contributions.js";
-import { output } from "../output.js";
+import { LAYOUT, MIN_RT_VERSION, SETTINGS } from "./contributions.js";
+import { output } from "./output.js";
 
 export interface RuntimeInfo {
   /** The executable to start (`rt` launcher of the bundled runtime, or the configured path). */

@@ -1,0 +1,54 @@
+// docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
+// rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
+import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
+
+export function flagReference(): string {
+  const lines = [
+    "# Every flag",
+    "",
+    "Generated from the flag table (`runtime/src/cli/flags.ts`) by `npm run docs`; do not edit by hand.",
+    "Runtime flags go right after `rt` (or `rt run`). The rtfig.toml column says where",
+    "[rtfig.toml](configuration.md) may hold a default: a top-level key, the `[run]` table, or nowhere",
+    "(a flag that describes one invocation).",
+    "",
+    "## Commands",
+    "",
+    "| command | usage | what it does |",
+    "|---|---|---|",
+    ...Object.entries(COMMANDS).map(([name, command]) => row([`\`${name}\``, `\`${command.usage}\``, prose(command.help)])),
+  ];
+  for (const [group, title] of Object.entries(FLAG_GROUPS)) {
+    lines.push("", `## ${title}`, "", "| flag | value | default | rtfig.toml | what it does |", "|---|---|---|---|---|");
+    for (const flag of FLAGS) if (flag.group === group) lines.push(flagRow(flag));
+  }
+  return lines.join("\n") + "\n";
+}
+
+function flagRow(flag: FlagSpec): string {
+  const names = [flag.name.length === 1 ? `-${flag.name}` : `--${flag.name}`, ...(flag.short ? [`-${flag.short}`] : [])];
+  const cells = [
+    names.map((name) => `\`${name}\``).join(", "),
+    valueText(flag),
+    flag.default === undefined ? "" : `\`${flag.default}\``,
+    flag.command ? `(\`rt ${flag.command}\` only)` : flag.config === false ? "no" : flag.config === "run" ? "`[run]` table" : "yes",
+    prose(flag.help),
+  ];
+  return row(cells);
+}
+
+/** A table row; a `|` inside a cell (code spans included) would end the cell. */
+function row(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => cell.replace(/\|/g, "\\|")).join(" | ")} |`;
+}
+
+/** Help text as Markdown: `<code>` is a placeholder, not an HTML tag. */
+function prose(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function valueText(flag: FlagSpec): string {
+  if (flag.type === "boolean") return "";
+  const placeholder = flag.values ? flag.values.map((value) => `\`${value}\``).join(", ") : `\`${flag.valueName ?? "<value>"}\``;
+  const kind = flag.type === "list" ? `${placeholder} (repeatable)` : flag.type === "number" ? `${placeholder} (a number)` : placeholder;
+  return flag.optionalValue ? `optional: ${kind}` : kind;
+}

@@ -1,0 +1,39 @@
+// dist/register.cjs, the module behind `node --import rt/register` and the `--require` rt puts in
+// NODE_OPTIONS for the processes and threads a program starts. It decides before loading rt's
+// CLI bundle, so a process that is rt's own, or a thread some library started, pays ~nothing.
+import { enableCompileCache, registerHooks } from "node:module";
+import { realpathSync } from "node:fs";
+import * as path from "node:path";
+import { LOADER_VARIABLE, THREAD_VARIABLE } from "./variables.js";
+
+// Worker threads have no process.chdir of their own (Node puts a function marked `disabled`
+// there); asking node:worker_threads would cost ~5 ms in every child process's main thread.
+const inWorker = (process.chdir as { disabled?: boolean }).disabled === true;
+
+function wanted(): boolean {
+  if (typeof registerHooks !== "function") {
+    // A Node older than rt needs that inherited NODE_OPTIONS (a program started another Node): left alone.
+    if (process.env[LOADER_VARIABLE] !== undefined) return false;
+    process.stderr.write(`rt/register: needs Node.js >= 22.15 (module.registerHooks), but this is ${process.version} (${process.execPath}).\n`);
+    process.exit(1);
+  }
+  // Threads of rt's Worker carry the marker; others (esbuild's service) keep Node as it is.
+  if (inWorker) return process.env[THREAD_VARIABLE] === "1";
+  // rt's launcher and rt's own processes (macro runner, secrets list) set themselves up.
+  const main = process.argv[1];
+  if (!main) return true;
+  const rtRoot = path.dirname(__dirname) + path.sep;
+  try {
+    return !realpathSync(main).startsWith(rtRoot);
+  } catch {
+    return !path.resolve(main).startsWith(rtRoot);
+  }
+}
+
+if (wanted()) {
+  // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
+  const cacheRoot = home ? `${home}/rt` : undefined;
+  if (cacheRoot) enableCompileCache(`${cacheRoot}/v8`);
+  (require(path.join(__dirname, "cli.cjs")) as typeof import("../cli/main.js")).registerLoader(inWorker, cacheRoot);
+}

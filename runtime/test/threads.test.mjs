@@ -1,0 +1,81 @@
+// Worker threads and child processes of a program rt runs run on rt too (rt/register), and
+// `node --import rt/register` / `node --test` under `rt --rt run` use rt's loader: real processes.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { FIXTURES, RT_BIN, rt, tempDir } from "./rt.mjs";
+
+const cwd = path.join(FIXTURES, "threads");
+const worker = (label) => `${label}: <b>hello from the worker</b> (${label}, import.meta.main: true)\n${label}: exit 0\n`;
+const child = (label, mode = "unset", main = true) => `${label}: <b>hello from the child</b> (MODE=${mode}, import.meta.main: ${main})\n`;
+
+/** `node <args>` in the fixture (Node's own CLI, not rt's), with its own transpiler cache. */
+function node(t, args) {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("worker threads run on rt", () => {
+  test("new Worker(path | URL | extensionless | execArgv | own env | eval code): tsconfig paths, enums, JSX; an uncaught error reaches the 'error' event", () => {
+    const result = rt(["workers.ts"], { cwd });
+    assert.equal(result.stderr, "");
+    assert.equal(
+      result.stdout,
+      worker("path") +
+        worker("url") +
+        worker("extensionless") +
+        worker("execArgv") +
+        worker("own env") +
+        "eval: <b>eval</b>\neval: exit 0\n" +
+        "throw: error event: thrown in the worker\nthrow: exit 1\n",
+    );
+    assert.equal(result.code, 0);
+  });
+});
+
+describe("child processes run on rt", () => {
+  test("fork, spawn(execPath, [...execArgv, file]), execFile(execPath, [extensionless]), execFileSync, cluster.fork: with the parent's --define and exit codes", () => {
+    const result = rt(["--define", 'MODE:"prod"', "children.ts"], { cwd });
+    assert.equal(result.stderr, "");
+    assert.equal(
+      result.stdout,
+      child("fork", "prod") +
+        "fork: exit 3\n" +
+        child("spawn", "prod") +
+        "spawn: exit 3\n" +
+        child("execFile", "prod") +
+        "execFile: exit 3\n" +
+        child("execFileSync", "prod") +
+        "execFileSync: exit 3\n" +
+        // A cluster worker runs the primary's entry again, which imports child.ts.
+        child("cluster.fork", "prod", false) +
+        "cluster.fork: exit 3\n",
+    );
+    assert.equal(result.code, 0);
+  });
+
+  test("an rt started by the program sets itself up once (its own flags, not the parent's)", () => {
+    const code = `require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(RT_BIN)}, "--define", 'MODE:"nested"', "child.ts", "nested rt"], { stdio: "inherit" })`;
+    const result = rt(["--define", 'MODE:"outer"', "-e", code], { cwd });
+    assert.deepEqual(result, { code: 0, signal: null, stdout: child("nested rt", "nested"), stderr: "" });
+  });
+});
+
+describe("rt's loader in Node's own CLI", () => {
+  test("node --import rt/register and node --require rt/register run a .ts entry as rt does", (t) => {
+    assert.deepEqual(node(t, ["--import", "rt/register", "child.ts", "--import"]), { code: 3, stdout: child("--import"), stderr: "" });
+    assert.deepEqual(node(t, ["--require", "rt/register", "child", "--require"]), { code: 3, stdout: child("--require"), stderr: "" });
+  });
+
+  test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version", (t) => {
+    // Without the variable that makes a `node --test` started by this test runner report to it.
+    const { NODE_TEST_CONTEXT, ...env } = process.env;
+    const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], { cwd, encoding: "utf8", env: { ...env, RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+    const tested = { code: run.status, stdout: run.stdout, stderr: run.stderr };
+    assert.equal(tested.code, 0, tested.stdout + tested.stderr);
+    assert.match(tested.stdout, /✔ greets from a test file/);
+    assert.match(tested.stdout, /ℹ pass 1\n/);
+    assert.deepEqual(rt(["--rt", "--silent", "run", "node-version"], { cwd }), { code: 0, signal: null, stdout: `${process.version}\n`, stderr: "" });
+  });
+});
