@@ -9,15 +9,6 @@ export const KNOWN_FAILURES = {
   "untyped/jsonwebtoken.ts": "#1 CJS named exports: Named export 'sign' not found (jsonwebtoken)",
   "untyped/mixed-import-require.ts": "#1 then #5: Named export 'chunk' not found (lodash), then require() beside import",
   "untyped/dynamic-import-cjs.ts": "#1 via import(): the namespace of lodash has only default: chunk is not a function (bun passes, tsx fails)",
-  // #2 bare subpaths without extension into packages without "exports"
-  "untyped/dayjs-plugin.ts": "#2 extensionless subpath: Cannot find module 'dayjs/plugin/utc'",
-  "untyped/semver-functions-subpath.ts": "#2 extensionless subpath: Cannot find module 'semver/functions/gt'",
-  "untyped/fp-ts-lib.ts": "#2 extensionless subpath: Cannot find module 'fp-ts/lib/Either'",
-  "module/lodash-es-subpath.ts": "#2 extensionless subpath: Cannot find module 'lodash-es/merge'",
-  "untyped/lodash-fp-subpath.ts": "#2/#16 lodash/fp (fp.js beside fp/): Directory import ... is not supported",
-  // #3 nested package.json with main inside a dependency
-  "untyped/fp-ts-nested-package.ts": "#3 nested package.json main: Directory import 'fp-ts/Option' is not supported",
-  "module/fp-ts-nested-package.ts": "#3 nested package.json main: Directory import 'fp-ts/Array' is not supported",
   // #5 lenient module classification
   "module/import-equals.ts": "#5 import x = require() in a type:module package: require is not defined in ES module scope",
   "module/mixed-import-require.ts": "#5 import + require() in a type:module package: require is not defined in ES module scope",
