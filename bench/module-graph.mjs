@@ -31,6 +31,8 @@ const entry = (pkg, ts) =>
 function writeFixtures() {
   mkdirSync(FIX, { recursive: true });
   writeFileSync(path.join(FIX, "package.json"), `{ "type": "module", "private": true }\n`);
+  // The project's own tsconfig.json, so rt does not pick up the repository's root one above bench/.work.
+  writeFileSync(path.join(FIX, "tsconfig.json"), `{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n`);
   const link = path.join(FIX, "node_modules");
   if (!existsSync(link)) symlinkSync(path.join(COMPAT, "node_modules"), link, "dir");
   for (const pkg of PACKAGES) {
