@@ -48,7 +48,7 @@ if (present.includes("rt")) {
   });
   console.log(`## rt fails, bun or tsx passes: ${behind.length}\n`);
   for (const { c, peers, reason } of behind) {
-    const known = KNOWN_FAILURES[c.name] ? ` [known, ${KNOWN_FAILURES[c.name].split(":")[0]}]` : "";
+    const known = KNOWN_FAILURES[c.name] ? ` [known, ${KNOWN_FAILURES[c.name].split(": ")[0]}]` : "";
     console.log(`- ${c.name} (passes under ${peers.join(", ")}): ${reason}${known}`);
   }
   const fixed = cases.filter((c, i) => KNOWN_FAILURES[c.name] && results[i].rt.ok).map((c) => c.name);
