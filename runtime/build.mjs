@@ -7,6 +7,7 @@ import { API_MEMBERS } from "./src/api/members.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const { version: esbuildVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("esbuild/package.json")), "utf8"));
+const { version: typescriptVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("typescript/package.json")), "utf8"));
 const outdir = new URL("./dist/", import.meta.url);
 mkdirSync(outdir, { recursive: true });
 
@@ -47,8 +48,9 @@ const common = {
   target: "node22",
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code.
-  define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion) },
+  // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code;
+  // TYPESCRIPT_VERSION too, for the files TypeScript lowers first (emitDecoratorMetadata).
+  define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion), TYPESCRIPT_VERSION: JSON.stringify(typescriptVersion) },
   sourcemap: "linked",
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,
@@ -90,10 +92,11 @@ await Promise.all([
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
     // jsonc-parser when there is a tsconfig.json, smol-toml when a program imports TOML,
     // trace-mapping when a stack trace needs original positions, js-tokens to highlight a preview,
+    // typescript (5.x: transpileModule) for a file with decorators under emitDecoratorMetadata,
     // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store.
     // postgres and @redis/client when a program uses rt.sql / rt.redis; pacote (npm's fetcher)
     // and npm-package-arg in the auto-install process.
-    external: ["pacote", "npm-package-arg", "ini", "esbuild", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "postgres", "@redis/client"],
+    external: ["pacote", "npm-package-arg", "ini", "esbuild", "typescript", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "postgres", "@redis/client"],
   }),
   // The inspector's server thread (ws loads from node_modules when a client connects), and what
   // starts it, which the launcher loads before the CLI when a debugger flag is given.

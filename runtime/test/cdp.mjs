@@ -89,12 +89,28 @@ export class CdpClient {
     });
   }
 
-  /** Lets a paused program run to its end; it may exit before answering. */
-  resumeAndForget() {
-    this.raw("Debugger.resume").catch(() => {});
-  }
-
   close() {
     this.socket.close();
   }
+
+  /** Resolves with the close event's code once the server has closed the connection (or it was closed here). */
+  closed() {
+    if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve(this.closeCode);
+    return new Promise((resolve) => this.socket.addEventListener("close", (event) => resolve((this.closeCode = event.code))));
+  }
+}
+
+export const WAITING_FOR_DISCONNECT = "Waiting for the debugger to disconnect...\n";
+
+/**
+ * The program has ended with `client` attached: rt says it waits for the debugger (as Node does),
+ * the client disconnects and rt exits. Resolves with what rt's process gave.
+ */
+export async function disconnectAtEnd(run, client) {
+  while (!run.output.stderr.includes(WAITING_FOR_DISCONNECT)) {
+    if (run.child.exitCode !== null) throw new Error(`rt exited without waiting for its debugger:\n${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  client.close();
+  return run.exited;
 }

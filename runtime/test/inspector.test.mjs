@@ -9,8 +9,8 @@ import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
-import { CdpClient, startInspected } from "./cdp.mjs";
-import { FIXTURES, rt, tempDir } from "./rt.mjs";
+import { CdpClient, WAITING_FOR_DISCONNECT, disconnectAtEnd, startInspected } from "./cdp.mjs";
+import { FIXTURES, REPO, rt, tempDir } from "./rt.mjs";
 import { freePort } from "../../test/support/servers.mjs";
 
 const DIR = path.join(FIXTURES, "inspector");
@@ -44,6 +44,13 @@ function upgrade(port, pathname, headers) {
   });
 }
 
+const RT_FILES = [pathToFileURL(path.join(REPO, "runtime", "dist")).href, pathToFileURL(path.join(REPO, "runtime", "bin")).href];
+/** The URLs of a stop's frames (a frame names its script by id: the client's scriptParsed events say which). */
+const frameUrls = (client, paused) => {
+  const urls = new Map(client.events.filter((event) => event.method === "Debugger.scriptParsed").map((event) => [event.params.scriptId, event.params.url]));
+  return paused.callFrames.map((frame) => urls.get(frame.location.scriptId) ?? "?");
+};
+const rtFrames = (client, paused) => frameUrls(client, paused).filter((url) => RT_FILES.some((prefix) => url.startsWith(prefix)));
 const mapOf = (scriptParsed) => new TraceMap(Buffer.from(scriptParsed.sourceMapURL.split(",")[1], "base64").toString());
 const originalOf = (map, location) => originalPositionFor(map, { line: location.lineNumber + 1, column: location.columnNumber }).line;
 
@@ -130,8 +137,109 @@ describe("the server and its banner", () => {
     assert.equal(await upgrade(port, "/wrong-id", { Host: host }), "HTTP/1.1 404 Not Found");
     assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: `http://${host}` }), "HTTP/1.1 101 Switching Protocols");
     assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: "devtools://devtools" }), "HTTP/1.1 101 Switching Protocols");
+    // Chrome's DevTools frontend as Chromium serves it, and other loopback pages: allowed.
+    for (const origin of ["http://127.0.0.1:9222", "http://localhost:9222", "http://[::1]:9222", "https://localhost"]) {
+      assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: origin }), "HTTP/1.1 101 Switching Protocols", origin);
+    }
+    for (const origin of ["null", "http://127.0.0.1.evil.example", "file://", "chrome-extension://abc", "http://10.0.0.1:9222"]) {
+      assert.equal(await upgrade(port, "/guarded", { Host: host, Origin: origin }), "HTTP/1.1 403 Forbidden", origin);
+    }
     run.child.kill();
     await run.exited;
+  });
+
+  test("an unparsable Host is answered 400, over HTTP and on the WebSocket upgrade, and the program runs on", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/hosts", "app.ts"], { cwd: DIR });
+    const port = Number(new URL(await run.banner).port);
+    for (const host of ["localhost:99999", "[", "x y", "a%zz", "localhost%00.evil.example", "localhost:", "[::1", "::1"]) {
+      assert.equal((await get(port, "/json/list", { Host: host })).status, 400, host);
+      assert.equal(await upgrade(port, "/hosts", { Host: host }), "HTTP/1.1 400 Bad Request", host);
+    }
+    assert.equal((await get(port, "/json/list", { Host: `[::1]:${port}` })).status, 200);
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Runtime.runIfWaitingForDebugger");
+    assert.deepEqual(await disconnectAtEnd(run, client).then((r) => [r.code, r.stdout]), [0, "before\ntotal 5\n"]);
+  });
+
+  test("/json/protocol is V8's protocol descriptor; /json/activate answers for the target; /json/new and /json/close do not apply", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/described", "app.ts"], { cwd: DIR });
+    const port = Number(new URL(await run.banner).port);
+    const protocol = await get(port, "/json/protocol");
+    assert.equal(protocol.status, 200);
+    const domains = JSON.parse(protocol.body).domains.map((domain) => domain.domain);
+    for (const domain of ["Debugger", "Runtime", "Profiler", "HeapProfiler"]) assert.ok(domains.includes(domain), domain);
+    assert.deepEqual([(await get(port, "/json/activate/described")).status, (await get(port, "/json/activate/other")).status], [200, 404]);
+    assert.equal((await get(port, "/json/new?about:blank")).status, 405);
+    assert.equal((await get(port, "/json/close/described")).status, 405);
+    run.child.kill();
+    await run.exited;
+  });
+});
+
+describe("the program's end with a client attached (as Node)", () => {
+  test("rt prints Node's line, tells the client, keeps serving it, and exits with the program's code once it disconnects", async (t) => {
+    const run = startInspected(t, ["--inspect-wait", "ending.ts"], { cwd: DIR });
+    const url = await run.banner;
+    const client = await CdpClient.connect(url);
+    await client.send("Runtime.enable");
+    const created = await client.event("Runtime.executionContextCreated");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const destroyed = await client.event("Runtime.executionContextDestroyed");
+    assert.equal(destroyed.executionContextId, created.context.id);
+    assert.equal((await client.event("Runtime.consoleAPICalled")).args[0].value, "last words", "the last console message came before the end");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(run.child.exitCode, null, "still running while the client is attached");
+    assert.equal(run.output.stderr.split(WAITING_FOR_DISCONNECT).length, 2, "Node's line, once");
+    assert.ok(run.output.stderr.endsWith(WAITING_FOR_DISCONNECT));
+    // Unlike Node, the context still answers: the client can read the exit code.
+    assert.equal((await client.send("Runtime.evaluate", { expression: "process.exitCode" })).result.value, 3);
+    // No new clients, as in Node: the port is closed.
+    await assert.rejects(CdpClient.connect(url));
+    client.close();
+    const closeCode = await client.closed();
+    assert.notEqual(closeCode, 1006, "closed with a close frame");
+    const { code, stdout } = await run.exited;
+    assert.deepEqual([code, stdout], [3, "last words\n"]);
+  });
+
+  test("a client that asked for NodeRuntime.waitingForDisconnect gets it; an uncaught error waits too; a signal still ends the wait", async (t) => {
+    const dir = tempDir(t);
+    writeFileSync(path.join(dir, "throws.ts"), 'process.on("SIGTERM", () => {});\nthrow new Error("boom");\n');
+    const run = startInspected(t, ["--inspect-wait", "throws.ts"], { cwd: dir });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true });
+    await client.send("Runtime.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    await client.event("NodeRuntime.waitingForDisconnect");
+    assert.equal(client.events.filter((event) => event.method === "Runtime.executionContextDestroyed").length, 0);
+    assert.equal((await client.send("Runtime.evaluate", { expression: "process.exitCode" })).result.value, 1);
+    run.child.kill("SIGTERM");
+    assert.equal((await run.exited).signal, "SIGTERM", "the program's SIGTERM handler no longer holds it");
+  });
+
+  test("after --inspect-brk's stop no later script stops the client (the entry break's instrumentation breakpoint is gone)", async (t) => {
+    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    await client.send("Runtime.enable");
+    await client.send("Debugger.enable");
+    await client.send("Runtime.runIfWaitingForDebugger");
+    await client.event("Debugger.paused");
+    await client.send("Debugger.resume");
+    await client.event("Runtime.executionContextDestroyed");
+    // An evaluation compiles a new script: it runs, with no stop before it.
+    assert.equal((await client.send("Runtime.evaluate", { expression: "process.exitCode ?? 0" })).result.value, 0);
+    assert.equal(client.events.filter((event) => event.method === "Debugger.paused").length, 0);
+    assert.equal((await disconnectAtEnd(run, client)).code, 0);
+  });
+
+  test("every reply is delivered: commands sent as the program ends all get their answers", async (t) => {
+    const run = startInspected(t, ["--inspect-wait", "plain.js"], { cwd: DIR });
+    const client = await CdpClient.connect(await run.banner);
+    const answers = [client.raw("Runtime.runIfWaitingForDebugger")];
+    for (let i = 0; i < 200; i++) answers.push(client.raw("Runtime.evaluate", { expression: `${i} * 2`, returnByValue: true }));
+    const results = await Promise.all(answers);
+    assert.deepEqual(results.slice(1).map((answer) => answer.result.result.value), Array.from({ length: 200 }, (_, i) => i * 2));
+    assert.equal((await disconnectAtEnd(run, client)).code, 0);
   });
 });
 
@@ -142,9 +250,8 @@ describe("wait and break", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(run.output.stdout, "", "no program output before the client says go");
     await client.send("Runtime.enable");
-    // The program runs to its end at once: it may exit before the answer reaches us.
-    client.raw("Runtime.runIfWaitingForDebugger").catch(() => {});
-    const { code, stdout } = await run.exited;
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const { code, stdout } = await disconnectAtEnd(run, client);
     assert.deepEqual([code, stdout], [0, "before\ntotal 5\n"]);
   });
 
@@ -159,8 +266,8 @@ describe("wait and break", () => {
     assert.equal(paused.callFrames[0].functionName, "greet");
     const message = await client.send("Debugger.evaluateOnCallFrame", { callFrameId: paused.callFrames[0].callFrameId, expression: "message" });
     assert.equal(message.result.value, "hello plain");
-    client.resumeAndForget();
-    assert.equal((await run.exited).stdout, "hello plain\n");
+    await client.send("Debugger.resume");
+    assert.equal((await disconnectAtEnd(run, client)).stdout, "hello plain\n");
   });
 
   test("--inspect-brk stops on the entry's first line, in the user's file; breakpoints, evaluate and steps work at original .ts lines", async (t) => {
@@ -172,6 +279,7 @@ describe("wait and break", () => {
     const first = await client.event("Debugger.paused");
     const script = await scriptPromise;
     assert.equal(first.callFrames[0].location.scriptId, script.scriptId, "paused in app.ts, not in rt");
+    assert.deepEqual(rtFrames(client, first), [], "rt's own frames are off the stack");
     assert.equal(run.output.stdout, "", "nothing ran yet");
     const map = mapOf(script);
     assert.equal(originalOf(map, first.callFrames[0].location), 12, "the first statement: console.log(\"before\")");
@@ -194,8 +302,8 @@ describe("wait and break", () => {
     await client.send("Debugger.stepOut");
     const out = await client.event("Debugger.paused");
     assert.equal(originalOf(map, out.callFrames[0].location), 14, "step out returns to the caller, at its next statement");
-    client.resumeAndForget();
-    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "before\ntotal 5\n"]);
+    await client.send("Debugger.resume");
+    assert.deepEqual(await disconnectAtEnd(run, client).then((r) => [r.code, r.stdout]), [0, "before\ntotal 5\n"]);
   });
 
   test("step into enters the called function", async (t) => {
@@ -208,8 +316,8 @@ describe("wait and break", () => {
     await client.send("Debugger.stepInto");
     const inside = await client.event("Debugger.paused");
     assert.deepEqual([inside.callFrames[0].functionName, inside.callFrames[0].location.lineNumber], ["greet", 2]);
-    client.resumeAndForget();
-    await run.exited;
+    await client.send("Debugger.resume");
+    await disconnectAtEnd(run, client);
   });
 
   test("--inspect-brk on a CommonJS entry stops on its first statement, inside Node's wrapper, and steps through the file", async (t) => {
@@ -217,15 +325,19 @@ describe("wait and break", () => {
     const client = await CdpClient.connect(await run.banner);
     await client.send("Debugger.enable");
     await client.send("Runtime.runIfWaitingForDebugger");
-    const lines = [(await client.event("Debugger.paused")).callFrames[0].location.lineNumber];
+    const first = await client.event("Debugger.paused");
+    // rt's loader (which requires the entry) is off the stack; Node's own frames stay, as under node.
+    assert.deepEqual(rtFrames(client, first), []);
+    assert.ok(frameUrls(client, first).includes("node:internal/modules/cjs/loader"), frameUrls(client, first).join("\n"));
+    const lines = [first.callFrames[0].location.lineNumber];
     for (const _ of [1, 2]) {
       await client.send("Debugger.stepOver");
       lines.push((await client.event("Debugger.paused")).callFrames[0].location.lineNumber);
     }
     assert.deepEqual(lines, [0, 1, 2], "const first, const second, console.log: the file's own lines (0-based)");
     assert.equal(run.output.stdout, "", "console.log has not run yet");
-    client.resumeAndForget();
-    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
+    await client.send("Debugger.resume");
+    assert.deepEqual(await disconnectAtEnd(run, client).then((r) => [r.code, r.stdout]), [0, "one two\n"]);
   });
 
   test("a breakpoint on a CommonJS file's first line stops on its first statement (not on Node's wrapper), with the breakpoint's id", async (t) => {
@@ -242,8 +354,8 @@ describe("wait and break", () => {
     assert.deepEqual(hit.hitBreakpoints, [breakpointId]);
     await client.send("Debugger.stepOver");
     assert.equal((await client.event("Debugger.paused")).callFrames[0].location.lineNumber, 1, "a step stays in the file");
-    client.resumeAndForget();
-    assert.deepEqual(await run.exited.then((r) => [r.code, r.stdout]), [0, "one two\n"]);
+    await client.send("Debugger.resume");
+    assert.deepEqual(await disconnectAtEnd(run, client).then((r) => [r.code, r.stdout]), [0, "one two\n"]);
   });
 
   test("rt --inspect-wait run <script>: the debugger flag reaches the rt program the script starts (RT_INSPECT), not the runner", async (t) => {
@@ -252,8 +364,8 @@ describe("wait and break", () => {
     assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/from-script$/);
     assert.equal(run.output.stdout, "", "the program waits for a client");
     const client = await CdpClient.connect(url);
-    client.raw("Runtime.runIfWaitingForDebugger").catch(() => {}); // the program may end before it answers
-    const { code, stdout, stderr } = await run.exited;
+    await client.send("Runtime.runIfWaitingForDebugger");
+    const { code, stdout, stderr } = await disconnectAtEnd(run, client);
     assert.deepEqual([code, stdout], [0, "app ran\n"]);
     assert.equal(stderr.split("Listening:").length, 2, "one banner: the program's");
     assert.match(stderr, /^\$ rt app\.ts\n-{5,} rt inspector/);

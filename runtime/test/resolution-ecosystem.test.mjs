@@ -131,6 +131,16 @@ test("Node's resolution errors keep their code in the header and print no Node-i
   });
 });
 
+test("a module error with only Node's frames on its stack prints its header line alone", () => {
+  const result = rt(["unknown-builtin.mjs"], { cwd: fixture("node-compat") });
+  assert.deepEqual(result, {
+    code: 1,
+    signal: null,
+    stdout: "",
+    stderr: "Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:nonexistent\n",
+  });
+});
+
 test("an uncaught Node error shows its code in the header, as Node prints it", (t) => {
   const dir = tempDir(t);
   writeFileSync(path.join(dir, "main.cjs"), 'require("node:fs").readFileSync({});\n');

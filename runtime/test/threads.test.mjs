@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
+import { CdpClient, startInspected } from "./cdp.mjs";
 import { FIXTURES, RT_BIN, rt, tempDir } from "./rt.mjs";
 
 const cwd = path.join(FIXTURES, "threads");
@@ -31,6 +33,44 @@ describe("worker threads run on rt", () => {
         "throw: error event: thrown in the worker\nthrow: exit 1\n",
     );
     assert.equal(result.code, 0);
+  });
+});
+
+describe("the debugger follows worker threads", () => {
+  test("--inspect-wait: a worker the program starts is announced through NodeWorker, waits for the debugger, and loads rt's transpiled code with its source map", async (t) => {
+    const { banner, exited } = startInspected(t, ["--inspect-wait", "one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } });
+    const cdp = await CdpClient.connect(await banner);
+    t.after(() => cdp.close());
+    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
+    await cdp.send("Runtime.runIfWaitingForDebugger");
+    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/worker.ts"));
+    assert.equal(attached.workerInfo.url, pathToFileURL(path.join(cwd, "worker.ts")).href);
+    assert.equal(attached.waitingForDebugger, true);
+    // The worker's own session, carried inside the main thread's.
+    let id = 0;
+    const toWorker = (method, params) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+    const fromWorker = (method, filter) =>
+      cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
+        const parsed = JSON.parse(message);
+        return sessionId === attached.sessionId && parsed.method === method && filter(parsed.params);
+      });
+    const greetParsed = fromWorker("Debugger.scriptParsed", ({ url }) => url.endsWith("/lib/greet.ts"));
+    const paused = fromWorker("Debugger.paused", () => true);
+    await toWorker("Debugger.enable");
+    await toWorker("Runtime.runIfWaitingForDebugger");
+    const script = JSON.parse((await greetParsed).message).params;
+    // An enum: transpiled by rt (Node's type stripping refuses it), mapped back to the .ts source.
+    assert.match(script.sourceMapURL, /^data:application\/json/);
+    const map = JSON.parse(Buffer.from(script.sourceMapURL.split(",")[1], "base64").toString());
+    assert.match(map.sourcesContent[0], /export enum Place/);
+    // Node stops a worker that waited for the debugger on its first statement: the program's
+    // (the first module it evaluates), not rt's loader that ran before it.
+    const stop = JSON.parse((await paused).message).params;
+    assert.equal(stop.reason, "Break on start");
+    assert.equal(stop.callFrames[0].location.scriptId, script.scriptId);
+    await toWorker("Debugger.resume");
+    const result = await exited;
+    assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
 });
 

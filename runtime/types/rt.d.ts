@@ -81,6 +81,11 @@ export interface RtNamespace {
    * where it was thrown (line numbers in a gutter, a caret under the column).
    */
   inspect(value: unknown, options?: InspectOptions): string;
+  /**
+   * Runs the garbage collector, with or without --expose-gc: `force` collects the whole heap
+   * before returning; without it a full collection is scheduled (as Bun.gc).
+   */
+  gc(force?: boolean): void;
 }
 
 export interface InspectOptions {
@@ -97,6 +102,7 @@ export declare const secrets: RtNamespace["secrets"];
 export declare const serve: RtNamespace["serve"];
 export declare const sql: RtNamespace["sql"];
 export declare const redis: RtNamespace["redis"];
+export declare const gc: RtNamespace["gc"];
 
 declare const rt: RtNamespace;
 export default rt;

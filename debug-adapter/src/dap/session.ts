@@ -28,6 +28,8 @@ const CONFIGURATION_TIMEOUT_MS = 10_000;
 const ERROR_ID = 4000;
 
 const INSPECTOR_BANNER = /-+ rt inspector -+\n[\s\S]*?-+ rt inspector -+\n/;
+/** Node's line at the program's end, when rt waits for the adapter (which then disconnects at once). */
+const WAITING_FOR_DISCONNECT = /^Waiting for the debugger to disconnect\.\.\.\n/m;
 
 type Target =
   | { readonly kind: "launch"; readonly args: LaunchArguments; plan: LaunchPlan; child?: ChildProcess; pid?: number; notify?: NotifyChannel; ended: boolean }
@@ -262,7 +264,7 @@ export class RtDebugSession extends DebugSession {
       child.stderr!.setEncoding("utf8").on("data", (text: string) => {
         stderrTail = (stderrTail + text).slice(-2000);
         // rt's banner is for people reading a terminal: here the adapter is the client.
-        const shown = text.replace(INSPECTOR_BANNER, "");
+        const shown = text.replace(INSPECTOR_BANNER, "").replace(WAITING_FOR_DISCONNECT, "");
         if (shown) this.sendEvent(new OutputEvent(shown, "stderr"));
       });
       child.stdin!.on("error", () => {});

@@ -1,6 +1,7 @@
 // The `rt` namespace: `globalThis.rt` and the "rt" module are the same object. Each member is
 // a getter, so a feature's code loads only when a program first touches it.
 import { inspect, type InspectOptions } from "../diagnostics/preview.js";
+import { gc } from "./gc.js";
 import { lazySecrets } from "../secrets/load.js";
 import { lazyServe } from "../serve/load.js";
 import type { ServeDefaults } from "../serve/index.js";
@@ -18,6 +19,7 @@ export interface RtNamespace {
   readonly serve: (options: ServeOptions) => Server;
   readonly sql: Sql;
   readonly redis: Redis;
+  readonly gc: (force?: boolean) => void;
 }
 
 export function installNamespace(main: string, serveDefaults: ServeDefaults): RtNamespace {
@@ -33,6 +35,7 @@ export function installNamespace(main: string, serveDefaults: ServeDefaults): Rt
     serve: () => (serve ??= lazyServe(serveDefaults)),
     sql: () => (sql ??= lazySql() as unknown as Sql),
     redis: () => (redis ??= lazyRedis() as unknown as Redis),
+    gc: () => gc,
   };
   const rt = Object.create(null) as RtNamespace;
   for (const [name, get] of Object.entries(members)) {

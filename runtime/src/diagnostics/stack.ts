@@ -54,9 +54,9 @@ function errorHeader(error: unknown): string {
     const header = Error.prototype.toString.call(error);
     // Node's own errors name their code in the header (`TypeError [ERR_INVALID_ARG_TYPE]: …`)
     // through their toString, as Node's stacks show them.
-    const { code, toString } = error as { code?: unknown; toString?: unknown };
-    if (typeof code === "string" && typeof toString === "function" && toString !== Error.prototype.toString) {
-      const own = String(toString.call(error));
+    const { code, toString: describe } = error as { code?: unknown; toString?: unknown };
+    if (typeof code === "string" && typeof describe === "function" && describe !== Error.prototype.toString) {
+      const own = String(describe.call(error));
       if (own.includes(` [${code}]: `)) return own;
     }
     return header;

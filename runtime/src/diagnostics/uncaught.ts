@@ -16,11 +16,33 @@ export function installUncaughtReport(): void {
       process.stderr.write(error.display);
       process.exit(error.exitCode);
     }
+    // An error Node raised with nothing but Node's own frames on its stack (loading a module:
+    // an unknown built-in, a URL scheme no loader handles) is said in full by its header line.
+    const header = nodeOnlyHeader(error);
+    if (header) {
+      process.stderr.write(`${header}\n`);
+      process.exit(1);
+    }
     const colors = wantsColors(process.stderr);
     const trailer = `rt v${RT_VERSION} (Node.js ${process.version}, ${process.platform} ${process.arch})`;
     process.stderr.write(`${inspect(error, { colors })}\n\n${colors ? `\x1b[2m${trailer}\x1b[0m` : trailer}\n`);
     process.exit(1);
   });
+}
+
+const FRAME = /^\s+at /;
+const NODE_FRAME = /^\s+at (?:.* \()?node:/;
+
+/** The header (`Error [ERR_X]: message`) of a Node error whose stack has only Node's frames, else undefined. */
+function nodeOnlyHeader(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code } = error as { code?: unknown };
+  const stack = error.stack;
+  if (typeof code !== "string" || !code.startsWith("ERR_") || typeof stack !== "string") return undefined;
+  const lines = stack.split("\n");
+  const first = lines.findIndex((line) => FRAME.test(line));
+  if (first <= 0 || !lines.slice(first).every((line) => NODE_FRAME.test(line))) return undefined;
+  return lines.slice(0, first).join("\n");
 }
 
 /** Colour for a stream: FORCE_COLOR wins (unless 0/false), then NO_COLOR, then whether it is a colour terminal. */

@@ -100,8 +100,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
       const port = Atomics.load(state, STATE.port);
       writeSync(2, banner(address.host, port, id));
       if (mode !== "inspect") Atomics.wait(state, STATE.released, 0);
-      // Registered now, after rt's own exit handlers: the program's, registered later, run after it.
-      process.on("exit", () => waitForDisconnect(state));
+      waitAfterExitHandlers(() => waitForDisconnect(state));
     },
   };
 }
@@ -131,6 +130,21 @@ function routeConsoleToDebugger(): void {
   for (const [name, method] of Object.entries(debuggerConsole)) {
     if (typeof method === "function" && typeof consoleRecord[name] === "function") consoleRecord[name] = method;
   }
+}
+
+/**
+ * Runs `wait` after every other 'exit' listener, the program's included (their console output
+ * reaches the debugger, as under Node, which waits after them): it moves behind each one added.
+ */
+function waitAfterExitHandlers(wait: () => void): void {
+  process.on("exit", wait);
+  process.on("newListener", (event: string | symbol, listener: unknown) => {
+    if (event !== "exit" || listener === wait) return;
+    queueMicrotask(() => {
+      process.removeListener("exit", wait);
+      process.on("exit", wait);
+    });
+  });
 }
 
 /**

@@ -127,6 +127,7 @@ const SERVER_ERROR = -32000;
  */
 class EntryBreak {
   private instrumentation: string | undefined;
+  private entryFound = false;
   private firstStatement: string | undefined;
 
   constructor(
@@ -143,16 +144,19 @@ class EntryBreak {
   hides(message: { method: string; params?: any }): boolean {
     if (message.method !== "Debugger.paused") return false;
     if (this.firstStatement && message.params.hitBreakpoints?.includes(this.firstStatement)) {
-      // The stop the client sees: an ordinary pause at the entry's first statement.
+      // The stop the client sees: an ordinary pause at the entry's first statement. No more
+      // stops before scripts: the instrumentation breakpoint goes too (V8 removes it with
+      // removeBreakpoint; removed before this stop, V8 skips the breakpoint on the same spot).
       void this.post("Debugger.removeBreakpoint", { breakpointId: this.firstStatement });
+      void this.post("Debugger.removeBreakpoint", { breakpointId: this.instrumentation });
       this.firstStatement = undefined;
+      this.instrumentation = undefined;
       return false;
     }
     if (message.params.reason !== "instrumentation" || !this.instrumentation) return false;
-    if (message.params.data?.url === data.entryUrl) {
+    if (!this.entryFound && message.params.data?.url === data.entryUrl) {
+      this.entryFound = true;
       // Steps don't work from an instrumentation stop: go on to a breakpoint on the same spot.
-      void this.post("Debugger.removeInstrumentationBreakpoint", { breakpointId: this.instrumentation });
-      this.instrumentation = undefined;
       // (On a CommonJS entry that spot is Node's wrapper: CommonJsWrapperStops moves the stop inside.)
       void this.post("Debugger.setBreakpoint", { location: message.params.callFrames[0].location }).then((result) => {
         this.firstStatement = result?.breakpointId;
@@ -227,6 +231,7 @@ function bridge(client: WebSocket): void {
   const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
   Atomics.add(state, STATE.clients, 1);
   const ending = new ProgramEnd(post);
+  const internalFrames = new InternalFrames();
   const reply = (message: object) => {
     if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
   };
@@ -237,8 +242,9 @@ function bridge(client: WebSocket): void {
     }
     const notification = message as { method: string; params?: any };
     ending.observe(notification);
+    internalFrames.observe(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
-    if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(withoutInternalFrames(notification));
+    if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(internalFrames.strip(notification));
   });
   const toldOfEnd = () => void ending.notice().then((notice) => notice && reply(notice));
   endListeners.add(toldOfEnd);
@@ -251,7 +257,7 @@ function bridge(client: WebSocket): void {
       return reply({ id: null, error: { code: PARSE_ERROR, message: "Message is not valid JSON" } });
     }
     const { id: messageId, method, params } = message ?? {};
-    if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null))) {
+    if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params)))) {
       return reply({ id: typeof messageId === "number" ? messageId : null, error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" } });
     }
     if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
@@ -328,19 +334,55 @@ class ProgramEnd {
  * off the stacks a client shows (call stacks of stops, console messages and exceptions), as
  * Node's inspector shows no loader of its own either. A stop inside rt keeps its whole stack.
  */
-function withoutInternalFrames(message: { method: string; params?: any }): object {
-  const params = message.params;
-  const frames: { url: string }[] | undefined =
-    message.method === "Debugger.paused" ? params.callFrames : message.method === "Runtime.consoleAPICalled" ? params.stackTrace?.callFrames : message.method === "Runtime.exceptionThrown" ? params.exceptionDetails?.stackTrace?.callFrames : undefined;
-  if (!frames?.length || isInternal(frames[0]!.url)) return message;
-  const kept = frames.filter((frame) => !isInternal(frame.url));
-  frames.splice(0, frames.length, ...kept);
-  return message;
+class InternalFrames {
+  /** rt's scripts, by id (a stop's frames name their script by id only). */
+  private readonly scripts = new Set<string>();
+
+  observe(message: { method: string; params?: any }): void {
+    if (message.method === "Debugger.scriptParsed" && isInternal(message.params.url)) this.scripts.add(message.params.scriptId);
+  }
+
+  strip(message: { method: string; params?: any }): object {
+    const params = message.params;
+    if (message.method === "Debugger.paused") {
+      const frames: Frame[] = params.callFrames;
+      if (frames.length && !this.internal(frames[0]!)) params.callFrames = frames.filter((frame) => !this.internal(frame));
+      params.asyncStackTrace = this.stripTrace(params.asyncStackTrace);
+    }
+    if (message.method === "Runtime.consoleAPICalled") params.stackTrace = this.stripTrace(params.stackTrace);
+    if (message.method === "Runtime.exceptionThrown" && params.exceptionDetails) params.exceptionDetails.stackTrace = this.stripTrace(params.exceptionDetails.stackTrace);
+    return message;
+  }
+
+  /** A Runtime.StackTrace without rt's frames; a (parent) part left empty goes. */
+  private stripTrace(trace: StackTrace | undefined, top = true): StackTrace | undefined {
+    if (!trace) return undefined;
+    const parent = this.stripTrace(trace.parent, false);
+    const callFrames = top && trace.callFrames[0] && this.internal(trace.callFrames[0]) ? trace.callFrames : trace.callFrames.filter((frame) => !this.internal(frame));
+    if (!callFrames.length && !top) return parent;
+    return { ...trace, callFrames, parent };
+  }
+
+  private internal(frame: Frame): boolean {
+    return this.scripts.has(frame.location?.scriptId ?? frame.scriptId ?? "") || (frame.url !== undefined && isInternal(frame.url));
+  }
+}
+
+interface StackTrace {
+  callFrames: Frame[];
+  parent?: StackTrace;
+}
+
+/** A Debugger.CallFrame (script by location) or a Runtime.CallFrame (script id and URL). */
+interface Frame {
+  url?: string;
+  scriptId?: string;
+  location?: { scriptId: string };
 }
 
 let internalPrefixes: readonly string[] | undefined;
 
 function isInternal(url: string): boolean {
   internalPrefixes ??= internalUrls(path.dirname(data.uiDirectory));
-  return internalPrefixes.some((prefix) => url.startsWith(prefix));
+  return url !== "" && internalPrefixes.some((prefix) => url.startsWith(prefix));
 }

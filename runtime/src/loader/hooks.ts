@@ -1,6 +1,6 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
-import { readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -8,11 +8,13 @@ import { ProgramError } from "../errors.js";
 import { displayPath } from "../text.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
-import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
+import { syntaxFormat, transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
 import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
+import { CommonJsInterop } from "./commonjs-interop.js";
+import { withCommonJsScope } from "./commonjs-scope.js";
 import { FileResolver, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
 import { isWorkerThreadsSpecifier } from "../register/inherit.js";
@@ -65,6 +67,7 @@ export class ModuleLoader {
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
+  private readonly interop = new CommonJsInterop();
   private beforeWorkerThreads: (() => void) | undefined;
 
   constructor(private readonly settings: LoaderSettings) {
@@ -217,15 +220,20 @@ export class ModuleLoader {
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const file = fileURLToPath(url);
     this.settings.tracker?.loaded(file);
-    const loader = this.loaderFor(file);
-    if (!loader) return nextLoad(url, context);
-    if (SCRIPT_LOADERS.has(loader)) {
-      if (this.loadsNatively(file, loader)) return nextLoad(url, context);
-      const { format, code } = this.transpileFile(file, loader as ScriptLoader);
-      registerTranspiled(file, code);
-      return { format, source: code, shortCircuit: true };
-    }
     const forRequire = context.conditions?.includes("require") ?? false;
+    const loader = this.loaderFor(file);
+    if (!loader) return this.withInterop(file, url, forRequire, nextLoad(url, context));
+    if (SCRIPT_LOADERS.has(loader)) {
+      if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, this.plainJavaScript(file, nextLoad(url, context)));
+      const transpiled = this.transpileFile(file, loader as ScriptLoader);
+      if (transpiled.format === "commonjs" && !forRequire) {
+        // The facade's require() loads the same file: it takes this result instead of transpiling again.
+        this.pending.set(file, transpiled);
+        return this.facadeFor(file, url);
+      }
+      registerTranspiled(file, transpiled.code);
+      return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+    }
     // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
     // the text is checked first so a syntax error is reported like any other.
     if (loader === "json" && (forRequire || context.importAttributes?.type === "json")) {
@@ -233,6 +241,42 @@ export class ModuleLoader {
     }
     const asset = assetModule(file, loader as AssetLoader, forRequire);
     return { format: asset.format, source: asset.source, shortCircuit: true };
+  }
+
+  /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
+  private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
+    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
+    return this.facadeFor(file, url);
+  }
+
+  private facadeFor(file: string, url: string): LoadFnOutput {
+    return { format: "module", source: this.interop.facade(file, url), shortCircuit: true };
+  }
+
+  /**
+   * Plain JavaScript as Node loaded it, under rt's format policy where that differs from Node's:
+   * a `.js` file with ESM syntax under `"type": "commonjs"` is an ES module, and an ES module of
+   * the project's own that uses require(), __filename or __dirname gets them. Every other file
+   * keeps Node's format, which the policy agrees with.
+   */
+  private plainJavaScript(file: string, loaded: LoadFnOutput): LoadFnOutput {
+    if (loaded.source == null || path.extname(file) !== ".js") return loaded;
+    // Node reads a file for require() as a string and for import as bytes: no copy of either.
+    const source = typeof loaded.source === "string" ? loaded.source : asBuffer(loaded.source);
+    if (loaded.format === "module") {
+      // A published package's ES modules were written for Node, which gives them no require().
+      if (file.includes(NODE_MODULES) || !COMMONJS_NAMES.some((name) => source.includes(name))) return loaded;
+      return { format: "module", source: withCommonJsScope(source.toString(), file), shortCircuit: true };
+    }
+    // Without a type Node has judged the syntax already (the policy's rule); under
+    // "type": "commonjs" it is rt's to check, after a cheap look for a module statement.
+    const syntax = (): ModuleFormat => {
+      if (this.packageType(path.dirname(file)) !== "commonjs") return "commonjs";
+      const code = source.toString();
+      return MODULE_STATEMENT.test(code) ? syntaxFormat(code) : "commonjs";
+    };
+    if (loaded.format !== "commonjs" || this.formatFor(file, syntax) !== "module") return loaded;
+    return { format: "module", source: withCommonJsScope(source.toString(), file), shortCircuit: true };
   }
 
   /** Plain JavaScript Node can load itself, when no --define/--drop applies to it: no transpiling. */
@@ -262,7 +306,8 @@ export class ModuleLoader {
     } finally {
       this.transpiling = false;
     }
-    return { format: this.formatFor(file, result.format), code: result.code };
+    const format = this.formatFor(file, () => result.format);
+    return { format, code: format === "module" ? withCommonJsScope(result.code, file) : result.code };
   }
 
   /** The macro calls of a file that imports macros (a cheap text check first: most files don't). */
@@ -289,33 +334,47 @@ export class ModuleLoader {
   }
 
   /**
-   * The module-format policy: `.mts`/`.mjs` are ES modules and `.cts`/`.cjs` CommonJS; under
-   * `"type": "module"` everything is an ES module; `.js` under `"type": "commonjs"` is CommonJS
-   * (Node's rule); every other file (TypeScript and JSX whatever the type, plain JS without a
-   * type) is an ES module when its syntax says so (import/export/top-level await), else CommonJS.
-   * TypeScript departs from Node here on purpose: `npm init` writes `"type": "commonjs"`, and
-   * TypeScript authors write import/export in such packages expecting it to work.
+   * The module-format policy: the one place that decides how each script file runs (the load
+   * hook asks it for transpiled files and for plain JavaScript alike). `.mts`/`.mjs` are ES
+   * modules and `.cts`/`.cjs` CommonJS; under `"type": "module"` everything is an ES module;
+   * every other file is an ES module when its syntax says so (import/export, import.meta,
+   * top-level await), else CommonJS. That last rule is Node's for packages without a type; rt
+   * applies it under `"type": "commonjs"` too, as bun does: `npm init` writes that type, and
+   * TypeScript authors (and some published packages) write ESM syntax in such packages.
    */
-  private formatFor(file: string, syntax: ModuleFormat): ModuleFormat {
+  private formatFor(file: string, syntax: () => ModuleFormat): ModuleFormat {
     // Inline code (--eval, stdin) belongs to no package: only its syntax counts, as in Node.
-    if (this.virtual.has(file)) return syntax;
+    if (this.virtual.has(file)) return syntax();
     const ext = path.extname(file);
     if (ext === ".mts" || ext === ".mjs") return "module";
     if (ext === ".cts" || ext === ".cjs") return "commonjs";
-    const type = this.packageType(path.dirname(file));
-    if (type === "module") return "module";
-    if (type === "commonjs" && ext === ".js") return "commonjs";
-    return syntax;
+    if (this.packageType(path.dirname(file)) === "module") return "module";
+    return syntax();
   }
 
   private packageType(dir: string): string | undefined {
     if (this.packageTypes.has(dir)) return this.packageTypes.get(dir);
-    const manifest = readPackageJson(path.join(dir, "package.json"));
+    const file = path.join(dir, "package.json");
+    // lstat first: most directories have no package.json; a symbolic link loop is there and
+    // reported by the read (existsSync would call it missing and leave Node to fail on it).
+    const manifest = lstatSync(file, { throwIfNoEntry: false }) ? readPackageJson(file) : undefined;
     const parent = path.dirname(dir);
     const type = manifest ? (typeof manifest.type === "string" ? manifest.type : undefined) : parent === dir ? undefined : this.packageType(parent);
     this.packageTypes.set(dir, type);
     return type;
   }
+}
+
+// An import/export statement at the start of a line or after `;`/`}` (minified code), or
+// import.meta: worth the costly syntax check. (`exports.x =` is not one: no space, brace or star.)
+const MODULE_STATEMENT = /(?:^[ \t]*|[;}])(?:import[\s{*"']|export[\s{*])|\bimport\.meta\b/m;
+
+const COMMONJS_NAMES = ["require", "__filename", "__dirname"];
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+function asBuffer(source: ArrayBuffer | NodeJS.TypedArray): Buffer {
+  if (source instanceof ArrayBuffer) return Buffer.from(source);
+  return Buffer.from(source.buffer, source.byteOffset, source.byteLength);
 }
 
 function isPathSpecifier(specifier: string): boolean {

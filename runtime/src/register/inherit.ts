@@ -17,13 +17,12 @@
 //                                        that libraries start for themselves with an explicit
 //                                        execArgv, esbuild's service among them, read
 //                                        NODE_OPTIONS too, and are left alone)
-import { isBuiltin, syncBuiltinESMExports } from "node:module";
+import { syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import type { WorkerOptions } from "node:worker_threads";
 import { flagByName, type FlagGroup } from "../cli/flags.js";
-import type { FlagValues } from "../cli/parse.js";
+import { setFlagValue, type FlagValues } from "../cli/parse.js";
 import { LOADER_VARIABLE, NODE_OPTIONS, THREAD_VARIABLE } from "./variables.js";
-
 
 export interface InheritedSettings {
   readonly flags: FlagValues;
@@ -54,7 +53,7 @@ export function inheritedSettings(values: FlagValues, cacheRoot: string | undefi
     const flag = flagByName(name);
     if (value === undefined || !flag || flag.config === false || NOT_INHERITED.has(name) || !INHERITED_GROUPS.has(flag.group)) continue;
     // A child may run in another directory: the file means the one this process found.
-    flags[name] = name === "tsconfig-override" ? path.resolve(value as string) : value;
+    setFlagValue(flags, name, name === "tsconfig-override" && typeof value === "string" ? path.resolve(value) : value);
   }
   return cacheRoot === undefined ? { flags } : { flags, cacheRoot };
 }
@@ -87,14 +86,14 @@ export function passToChildProcesses(settings: InheritedSettings): void {
   process.env[NODE_OPTIONS] = withRegisterOption(process.env[NODE_OPTIONS]);
 }
 
-/** The builtin specifiers that name node:worker_threads. */
+/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
 export function isWorkerThreadsSpecifier(specifier: string): boolean {
-  return (specifier === "worker_threads" || specifier === "node:worker_threads") && isBuiltin(specifier);
+  return specifier === "worker_threads" || specifier === "node:worker_threads";
 }
 
 /**
  * Replaces node:worker_threads' Worker with one whose threads register rt's loader (loading
- * worker_threads costs ~4 ms, so this runs when the program first imports it, not at start).
+ * worker_threads costs ~5 ms, so this runs when the program first imports it, not at start).
  * `rtIsStarting`: true while rt itself starts a thread (esbuild's service while it transpiles).
  */
 export function patchWorkerThreads(rtIsStarting: () => boolean): void {

@@ -22,12 +22,16 @@ function wanted(): boolean {
   // rt's launcher and rt's own processes (macro runner, secrets list) set themselves up.
   const main = process.argv[1];
   if (!main) return true;
-  const rtRoot = path.dirname(__dirname) + path.sep;
+  // rt's own programs are its bundles (dist/) and its launcher (bin/); sources of the runtime
+  // package itself (its unit tests under src/) are programs like any other.
+  const ownFolders = [__dirname, path.join(path.dirname(__dirname), "bin")].map((folder) => folder + path.sep);
+  let file: string;
   try {
-    return !realpathSync(main).startsWith(rtRoot);
+    file = realpathSync(main);
   } catch {
-    return !path.resolve(main).startsWith(rtRoot);
+    file = path.resolve(main);
   }
+  return !ownFolders.some((folder) => file.startsWith(folder));
 }
 
 if (wanted()) {

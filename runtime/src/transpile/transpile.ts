@@ -6,6 +6,7 @@ import { ProgramError } from "../errors.js";
 import { codeFrame, displayPath } from "../text.js";
 import type { CachedModule, ModuleFormat, TranspileCache } from "./cache.js";
 import { INLINE_MAP } from "../diagnostics/source-maps.js";
+import { hasDecorators, lowerDecorators, type DecoratorMetadataOptions } from "./decorator-metadata.js";
 import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
@@ -32,12 +33,17 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
-  const code = request.macros
-    ? withOriginalSource(runEsbuild({ ...request, source: Buffer.from(request.macros.expand()) }, settings.esbuild), request.source)
-    : runEsbuild(request, settings.esbuild);
+  const source = request.macros ? Buffer.from(request.macros.expand()) : request.source;
+  const lowered = settings.decoratorMetadata && decoratorsLowered(request, Buffer.from(source).toString("utf8"), settings.decoratorMetadata);
+  const compiled = runEsbuild({ ...request, source: lowered ? Buffer.from(lowered.code) : source, loader: lowered?.loader ?? request.loader }, settings.esbuild);
+  const code = request.macros || lowered ? withOriginalSource(compiled, request.source) : compiled;
   const entry: CachedModule = { format: syntaxFormat(code), code };
   cache?.set(key, entry);
   return entry;
+}
+
+function decoratorsLowered(request: TranspileRequest, source: string, options: DecoratorMetadataOptions) {
+  return hasDecorators(source, request.loader) ? lowerDecorators(request.file, source, request.loader, options) : undefined;
 }
 
 function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>): string {
@@ -87,7 +93,7 @@ const ESM_ONLY_ERRORS = [
 ];
 const isEsmOnlyError = (error: unknown) => ESM_ONLY_ERRORS.some((text) => (error as Error).message.includes(text));
 
-function syntaxFormat(code: string): ModuleFormat {
+export function syntaxFormat(code: string): ModuleFormat {
   const vm = require("node:vm") as typeof import("node:vm");
   try {
     vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);

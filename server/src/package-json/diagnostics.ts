@@ -2,6 +2,7 @@
 // naming nothing rt can run (rt's own resolution and message), an unknown or not yet supported
 // rt flag or a value rt refuses (rt's own messages), and a pre/post hook whose main script is
 // missing (so the hook never runs).
+import { commandTakes } from "rt/flags";
 import { convertFlagValue, ProgramError, resolveRunTarget, unknownFlag, UsageError } from "rt/scripts";
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -42,7 +43,10 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
     for (const invocation of script.invocations) {
       for (const { word, shown, flag, value } of invocation.flags) {
         if (!flag) add(word.start, word.end, DiagnosticSeverity.Error, unknownFlag(shown).message, "unknown-flag");
-        else if (flag.command && invocation.command?.text !== flag.command) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} is a flag of "rt ${flag.command}": rt refuses it here`, "misplaced-flag");
+        else if (!commandTakes(invocation.command?.text, flag)) {
+          const where = flag.command ? `is a flag of "rt ${flag.command}"` : `does not apply to rt ${invocation.command?.text}`;
+          add(word.start, word.end, DiagnosticSeverity.Error, `${shown} ${where}: rt refuses it here`, "misplaced-flag");
+        }
         else if (value === undefined) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} needs a value`, "invalid-value");
         else if (typeof value === "string" && !value.includes("$")) {
           try {

@@ -26,7 +26,9 @@ const consoleView = element<HTMLDivElement>("console");
 const consoleInput = element<HTMLInputElement>("console-input");
 
 const target = location.hash.slice(1);
-const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void attach() : setStatus("Disconnected: reconnecting…")));
+const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void attach() : exited === undefined && setStatus("Disconnected: reconnecting…")));
+/** The ended program's exit code, shown until a new one (rt --watch) is attached. */
+let exited: number | undefined;
 
 /** The program's own scripts, shown in the file list. */
 const scripts = new Map<string, Script>();
@@ -57,6 +59,8 @@ async function attach(): Promise<void> {
   // again as their scripts are parsed. Before Debugger.enable, which reports the scripts already
   // loaded (a restarted program runs before the page reconnects).
   for (const lines of breakpoints.values()) for (const line of lines.keys()) lines.set(line, "");
+  exited = undefined;
+  await cdp.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true });
   await cdp.send("Runtime.enable");
   await cdp.send("Debugger.enable");
   await cdp.send("Runtime.runIfWaitingForDebugger");
@@ -118,6 +122,16 @@ cdp.on("Runtime.consoleAPICalled", (params: { type: string; args: RemoteObject[]
 });
 cdp.on("Runtime.exceptionThrown", (params: { exceptionDetails: { exception?: RemoteObject; text: string } }) => {
   log(params.exceptionDetails.exception?.description ?? params.exceptionDetails.text, "error");
+});
+
+// The program ended; rt keeps it (as Node does) until its debuggers disconnect: read its exit
+// code, show it, and let it go. (Under rt --watch the page reconnects to the restarted program.)
+cdp.on("NodeRuntime.waitingForDisconnect", async () => {
+  const { result } = await cdp.send<{ result: RemoteObject }>("Runtime.evaluate", { expression: "process.exitCode ?? 0", returnByValue: true });
+  exited = Number(result.value);
+  pausedFrame = undefined;
+  setStatus(`Exited with code ${exited}`);
+  cdp.disconnect();
 });
 
 function show(script: Script, pausedLine?: number): void {

@@ -27,6 +27,11 @@ export class CdpConnection {
     };
   }
 
+  /** Closes this connection; it reconnects as after any other close. */
+  disconnect(): void {
+    this.socket?.close();
+  }
+
   send<T = any>(method: string, params?: object): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

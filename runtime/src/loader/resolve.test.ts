@@ -1,0 +1,95 @@
+// FileResolver as a table: a small project written to a temporary directory, then each row a
+// request (a path, a bare specifier from a directory, a missing output file) and the file rt's
+// rules name, or undefined where Node's resolver decides. (tsconfig paths, which need a parsed
+// tsconfig.json, are in runtime/test/resolver-table.test.mjs and resolution-ecosystem.test.mjs.)
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { after, test } from "node:test";
+import { FileResolver, packageName } from "./resolve.js";
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "rt-resolve-")));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const FILES: Record<string, string | object> = {
+  "app/both.tsx": "",
+  "app/both.ts": "",
+  "app/out.ts": "",
+  "app/target.ts": "",
+  "app/target.js.ts": "",
+  "app/dir/index.ts": "",
+  "app/main-dir/package.json": { main: "./start" },
+  "app/main-dir/start.ts": "",
+  "app/node_modules/plain/package.json": { name: "plain", main: "lib/index" },
+  "app/node_modules/plain/lib/index.js": "",
+  "app/node_modules/plain/fp.js": "",
+  "app/node_modules/plain/fp/index.js": "",
+  "app/node_modules/plain/nested/package.json": { main: "../lib/index.js" },
+  "app/node_modules/plain/node_modules/inner/index.js": "",
+  "app/node_modules/bare-index/index.js": "",
+  "app/node_modules/exp/package.json": { name: "exp", exports: "./index.js" },
+  "app/node_modules/exp/index.js": "",
+  "app/node_modules/src-main/package.json": { main: "./src/index.js" },
+  "app/node_modules/src-main/src/index.ts": "",
+};
+for (const [file, contents] of Object.entries(FILES)) {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), typeof contents === "string" ? contents : JSON.stringify(contents));
+}
+
+const resolver = new FileResolver({
+  extensions: [".tsx", ".ts", ".jsx", ".js", ".json"],
+  preserveSymlinks: false,
+});
+const at = (file: string | undefined) => file && path.relative(root, file);
+
+for (const [request, expected] of [
+  ["app/both", "app/both.tsx"],
+  ["app/out.js", "app/out.ts"],
+  // The source of the output named, before appending extensions to the output's name.
+  ["app/target.js", "app/target.ts"],
+  ["app/dir", "app/dir/index.ts"],
+  ["app/dir/", "app/dir/index.ts"],
+  ["app/both/", undefined],
+  ["app/main-dir", "app/main-dir/start.ts"],
+  ["app/missing", undefined],
+] as const) {
+  test(`resolvePath ${request} -> ${expected}`, () => assert.equal(at(resolver.resolvePath(path.join(root, request))), expected));
+}
+
+for (const [specifier, from, expected] of [
+  ["plain", "app", "app/node_modules/plain/lib/index.js"],
+  // The file beside a directory of the same name wins, as in require().
+  ["plain/fp", "app/dir", "app/node_modules/plain/fp.js"],
+  ["plain/nested", "app", "app/node_modules/plain/lib/index.js"],
+  ["plain/missing", "app", undefined],
+  ["inner", "app/node_modules/plain/lib", "app/node_modules/plain/node_modules/inner/index.js"],
+  ["bare-index", "app", "app/node_modules/bare-index/index.js"],
+  ["src-main", "app", "app/node_modules/src-main/src/index.ts"],
+  // A package with exports is Node's to resolve.
+  ["exp", "app", undefined],
+  ["not-installed", "app", undefined],
+] as const) {
+  test(`resolveBare ${specifier} from ${from} -> ${expected}`, () => {
+    assert.equal(at(resolver.resolveBare(specifier, path.join(root, from))), expected);
+  });
+}
+
+test("sourceFor maps a missing .js output to its .ts source, and nothing else", () => {
+  assert.equal(at(resolver.sourceFor(path.join(root, "app/out.js"))), "app/out.ts");
+  assert.equal(resolver.sourceFor(path.join(root, "app/missing.js")), undefined);
+  assert.equal(resolver.sourceFor(path.join(root, "app/out")), undefined);
+});
+
+for (const [specifier, expected] of [
+  ["lodash", "lodash"],
+  ["lodash/fp", "lodash"],
+  ["@scope/name/sub", "@scope/name"],
+  ["@lib", undefined],
+  ["@/a", undefined],
+  ["#internal", undefined],
+  ["./x", undefined],
+] as const) {
+  test(`packageName ${specifier} -> ${expected}`, () => assert.equal(packageName(specifier), expected));
+}
