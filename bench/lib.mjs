@@ -15,6 +15,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const WORK = path.join(ROOT, "bench", ".work");
 export const PEERS = path.join(WORK, "peers");
 export const RT = path.join(ROOT, "runtime", "bin", "rt.cjs");
+/** rt's compiled front (runtime/native/), what node_modules/.bin/rt starts once built; undefined without it. */
+export const FRONT = existsSync(path.join(ROOT, "runtime", "dist", "rt")) ? path.join(ROOT, "runtime", "dist", "rt") : undefined;
 // The project's Node 24, whatever node started this script (the system one may be older).
 export const NODE = existsSync(path.join(ROOT, "node_modules/.bin/node")) ? path.join(ROOT, "node_modules/.bin/node") : process.execPath;
 export const WARMUP = 3;
@@ -84,6 +86,8 @@ export const shuffle = (xs) => {
 };
 /** Median over rounds of (a's time / b's time in the same round). */
 export const pairwise = (a, b) => median(a.times.map((t, i) => t / b.times[i]));
+/** Median over rounds of (a's time - b's time in the same round), in ms. */
+export const pairwiseDifference = (a, b) => median(a.times.map((t, i) => t - b.times[i]));
 
 function timeOnce(row) {
   const start = process.hrtime.bigint();

@@ -1,12 +1,15 @@
 // Script-runner benchmark: `rt run` against npm, `node --run` and bun, side by side in one run,
 // on three generated projects: a script that does nothing (`"noop": "true"`), listing a package
-// with 200 scripts, and one script in 50 workspace packages. Every row is a whole process, timed
+// with 200 scripts, and one script in 50 workspace packages. `rt` is what node_modules/.bin/rt
+// starts: the compiled front (runtime/native/) once built, which runs scripts itself and hands
+// the rest to the Node CLI; the Node CLI started directly is measured beside it (and a file run,
+// `rt hello.ts`, which pays the front's exec). Every row is a whole process, timed
 // round-robin with per-round ratios (lib.mjs); npm runs on the project's Node 24, like rt.
 //
 //   node bench/scripts.mjs [--runs N]      (a report: always exits 0)
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { machineLine, measure, NODE, pairwise, printBlock, printTargets, RT, run, setupPeers, WARMUP, WORK, runsOption } from "./lib.mjs";
+import { FRONT, machineLine, measure, NODE, pairwise, pairwiseDifference, printBlock, printTargets, RT, run, setupPeers, WARMUP, WORK, runsOption } from "./lib.mjs";
 
 const FIX = path.join(WORK, "scripts");
 const PACKAGES = 50;
@@ -21,6 +24,7 @@ function writeJson(file, value) {
 function writeFixtures() {
   rmSync(FIX, { recursive: true, force: true });
   writeJson(path.join(FIX, "noop", "package.json"), { name: "noop", version: "1.0.0", scripts: { noop: "true" } });
+  writeFileSync(path.join(FIX, "noop", "hello.ts"), `const message: string = "hello from ts";\nconsole.log(message);\n`);
   const scripts = Object.fromEntries(Array.from({ length: SCRIPTS }, (_, i) => [`task-${i + 1}`, `node scripts/task.js --step ${i + 1} --verbose`]));
   writeJson(path.join(FIX, "many", "package.json"), { name: "many", version: "1.0.0", scripts });
   writeJson(path.join(FIX, "mono", "package.json"), { name: "mono", private: true, workspaces: ["packages/*"] });
@@ -42,12 +46,16 @@ const FLOOR_MANY =
 function blocks(peers) {
   const bun = peers.bun;
   const row = (id, name, cmd, args, cwd) => ({ id, name, cmd, args, cwd: path.join(FIX, cwd) });
+  // `rt ...`: the front when built; the Node CLI as `node bin/rt.cjs ...` (what RT_NATIVE=0 execs).
+  const rt = (id, name, args, cwd) => (FRONT ? row(id, name, FRONT, args, cwd) : row(id, name, NODE, [RT, ...args], cwd));
+  const nodeCli = (id, name, args, cwd) => (FRONT ? [row(id, `${name} (Node CLI, no front)`, NODE, [RT, ...args], cwd)] : []);
   return [
     {
       title: "a script that does nothing (`\"noop\": \"true\"`)",
       rows: [
         row("base", "npm run noop", "npm", ["run", "noop"], "noop"),
-        row("rt", "rt run noop", NODE, [RT, "run", "noop"], "noop"),
+        rt("rt", "rt run noop", ["run", "noop"], "noop"),
+        ...nodeCli("rt-node", "rt run noop", ["run", "noop"], "noop"),
         row("node", "node --run noop", NODE, ["--run", "noop"], "noop"),
         row("floor", "floor: node spawning `bash -c true`, nothing else", NODE, ["-e", FLOOR_ONE], "noop"),
         ...(bun ? [row("bun", "bun run noop", bun.cmd, ["run", "noop"], "noop")] : []),
@@ -57,7 +65,8 @@ function blocks(peers) {
       title: `listing a package with ${SCRIPTS} scripts`,
       rows: [
         row("base", "npm run", "npm", ["run"], "many"),
-        row("rt", "rt run", NODE, [RT, "run"], "many"),
+        rt("rt", "rt run", ["run"], "many"),
+        ...nodeCli("rt-node", "rt run", ["run"], "many"),
         ...(bun ? [row("bun", "bun run", bun.cmd, ["run"], "many")] : []),
       ],
     },
@@ -71,6 +80,14 @@ function blocks(peers) {
         ...(bun ? [row("bun", "bun --filter '*' noop", bun.cmd, ["--filter", "*", "noop"], "mono")] : []),
       ],
     },
+    ...(FRONT
+      ? [
+          {
+            title: "a file, `rt hello.ts` (warm cache): what the front's hand-over costs",
+            rows: [row("base", "rt hello.ts (Node CLI, no front)", NODE, [RT, "hello.ts"], "noop"), rt("rt", "rt hello.ts", ["hello.ts"], "noop")],
+          },
+        ]
+      : []),
   ];
 }
 
@@ -97,13 +114,21 @@ function main() {
   measure(rows, RUNS);
   for (const b of all) printBlock(b.title, b.rows);
 
-  const [noop, listing, workspaces] = all.map((b) => Object.fromEntries(b.rows.map((r) => [r.id, r])));
+  const [noop, listing, workspaces, file] = all.map((b) => Object.fromEntries(b.rows.map((r) => [r.id, r])));
   printTargets([
     ["`rt run noop` vs `npm run noop`", noop.rt, noop.base, 0.25],
+    ["`rt run noop` vs `node --run noop` (issue 22)", noop.rt, noop.node, 1.3],
     [`\`rt run\` listing ${SCRIPTS} scripts vs \`npm run\``, listing.rt, listing.base, 0.25],
     [`\`rt --filter '*' noop\` over ${PACKAGES} packages vs \`npm run --workspaces noop\``, workspaces.rt, workspaces.base, 0.5],
   ]);
+  if (file) {
+    const added = pairwiseDifference(file.rt, file.base);
+    console.log(`- ${added <= 2 ? "PASS" : "FAIL"} \`rt hello.ts\` through the front vs the Node CLI: ${added >= 0 ? "+" : ""}${added.toFixed(2)} ms (target ≤ +2 ms)`);
+    const listed = pairwise(listing.rt, listing["rt-node"]);
+    console.log(`- ${listed <= 1.02 ? "PASS" : "FAIL"} \`rt run\` listing through the front vs the Node CLI: ${listed.toFixed(2)}× (+${pairwiseDifference(listing.rt, listing["rt-node"]).toFixed(2)} ms; target: unchanged, ≤ 1.02×)`);
+  }
   console.log(`\nFor information:`);
+  if (noop["rt-node"]) console.log(`- \`rt run noop\`: the front is ${pairwise(noop.rt, noop["rt-node"]).toFixed(2)}× the Node CLI`);
   for (const [b, what] of [[noop, "run noop"], [listing, "listing"], [workspaces, `--filter '*' noop`]]) {
     for (const id of ["node", "bun"]) if (b[id] && b.rt) console.log(`- rt ${what}: ${pairwise(b.rt, b[id]).toFixed(2)}× ${b[id].name}`);
     if (b.floor) console.log(`- ${b.floor.name}: ${pairwise(b.floor, b.base).toFixed(2)}× ${b.base.name}; rt is ${pairwise(b.rt, b.floor).toFixed(2)}× this floor`);

@@ -47,7 +47,11 @@ function block(title, name, expect, peers) {
 function main() {
   writeFixtures();
   const peers = setupPeers(["tsx", "bun"]);
-  const all = [block("hello", "hello", "hello", peers), block("one worker thread", "worker", "worker", peers), block("one forked child", "fork", "child", peers)];
+  const all = [
+    block("hello", "hello", "hello", peers),
+    block("one worker thread", "worker", "worker", peers),
+    block("one forked child", "fork", "child", peers),
+  ];
   rmSync(RT_CACHE, { recursive: true, force: true });
   for (const b of all) {
     b.rows = b.rows.filter((row) => {
@@ -58,7 +62,12 @@ function main() {
     });
   }
   console.log(`# worker threads and child processes\n`);
-  console.log(`node ${run(NODE, ["--version"]).stdout.trim()}` + Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
+  console.log(
+    `node ${run(NODE, ["--version"]).stdout.trim()}` +
+      Object.entries(peers)
+        .map(([id, p]) => `, ${id} ${p.version}`)
+        .join(""),
+  );
   console.log(machineLine());
   const rows = all.flatMap((b) => b.rows);
   console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order\n`);

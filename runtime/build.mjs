@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { API_MEMBERS } from "./src/api/members.ts";
+import { buildNativeFront } from "./native/build.mjs";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const { version: esbuildVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("esbuild/package.json")), "utf8"));
@@ -132,3 +133,6 @@ module.exports = globalThis.rt;
 0 && (module.exports = { ${API_MEMBERS.join(", ")} });
 `,
 );
+
+// rt's compiled front for `rt run <script>` (native/), when Go is installed; else rt starts on Node as before.
+buildNativeFront(version);

@@ -68,6 +68,8 @@ export const SECRETS_VIEW = "rt.secrets";
 export const LAYOUT = {
   runtime: "runtime",
   runtimeBin: "runtime/bin/rt.cjs",
+  /** The runtime's compiled front (runtime/native/), in a package built where Go is installed (Linux). */
+  runtimeFront: "runtime/dist/rt",
   server: "server",
   serverMain: "server/dist/server.cjs",
 } as const;

@@ -1,9 +1,11 @@
 // Which rt the extension runs: the one the rt.runtimePath setting names, else the runtime bundled
 // in the extension. The bundled one is a Node program, started by a small `rt` launcher script
-// (kept in the extension's global storage) that runs it on the extension host's own Node, so
-// tasks, the debugger and the integrated terminal all have one executable path to start.
+// (kept in the extension's global storage) that runs it on the extension host's own Node (through
+// its compiled front where the package has one), so tasks, the debugger and the integrated
+// terminal all have one executable path to start.
 import { execFile } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LAYOUT, MIN_RT_VERSION, SETTINGS } from "./contributions.js";
@@ -85,16 +87,23 @@ function expandHome(file: string): string {
 
 /**
  * Writes the launcher of the bundled runtime, unless it is already current. It starts the
- * runtime on this extension host's Node (in desktop VS Code, Electron acting as Node).
+ * runtime on this extension host's Node (in desktop VS Code, Electron acting as Node): through
+ * the runtime's compiled front when the package has one (it runs package.json scripts without
+ * starting Node, and hands everything else to the runtime on the Node RT_NODE names).
  */
 async function writeLauncher(): Promise<string> {
   const main = path.join(context!.extensionPath, LAYOUT.runtimeBin);
+  const front = path.join(context!.extensionPath, LAYOUT.runtimeFront);
   const node = process.execPath;
   const electron = process.versions["electron"] !== undefined;
   const file = path.join(launcherDir(), isWindows ? "rt.cmd" : "rt");
+  const asNode = electron ? "ELECTRON_RUN_AS_NODE=1 " : "";
+  const start = !isWindows && (await access(front, constants.X_OK).then(() => true, () => false))
+    ? `${asNode}RT_NODE=${shellQuote(node)} exec ${shellQuote(front)} "$@"`
+    : `${asNode}exec ${shellQuote(node)} -- ${shellQuote(main)} "$@"`;
   const text = isWindows
     ? `@echo off\r\n${electron ? "set ELECTRON_RUN_AS_NODE=1\r\n" : ""}"${node}" -- "${main}" %*\r\n`
-    : `#!/bin/sh\n# rt, bundled with the rt VS Code extension\n${electron ? "ELECTRON_RUN_AS_NODE=1 " : ""}exec ${shellQuote(node)} -- ${shellQuote(main)} "$@"\n`;
+    : `#!/bin/sh\n# rt, bundled with the rt VS Code extension\n${start}\n`;
   const existing = await readFile(file, "utf8").catch(() => undefined);
   if (existing !== text) {
     await mkdir(path.dirname(file), { recursive: true });

@@ -45,6 +45,19 @@ test("the package is bundled JavaScript plus this platform's binaries: few files
   assert.match(listed.stdout, new RegExp(`TargetPlatform="${process.platform}-${process.arch}"`));
 });
 
+test("the runtime's compiled front (runtime/dist/rt, built where Go is installed) ships and runs a script on its own", (t) => {
+  const front = path.join(shipped, "runtime", "dist", "rt");
+  if (!existsSync(path.join(EXTENSION, "..", "runtime", "dist", "rt"))) {
+    if (process.env.CI === "true") assert.fail("runtime/dist/rt is not built (npm run build builds it when Go is installed)");
+    return t.skip("runtime/dist/rt is not built: Go is not installed");
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "rt-vsix-front-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ scripts: { where: "printenv npm_execpath" } }));
+  const result = spawnSync(front, ["where"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: dir } });
+  assert.deepEqual({ code: result.status, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: `${path.join(shipped, "runtime", "bin", "rt.cjs")}\n`, stderr: "$ printenv npm_execpath\n" });
+});
+
 test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {
   const named = [manifest.icon, ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon)];
   for (const walkthrough of manifest.contributes.walkthroughs) for (const step of walkthrough.steps) named.push(step.media.markdown);

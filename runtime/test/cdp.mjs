@@ -20,7 +20,7 @@ export function startInspected(t, args, { cwd, env = {} } = {}) {
       if (match && output.stderr.split("rt inspector").length > 2) resolve(match[1]);
     };
     child.stderr.on("data", check);
-    child.on("close", () => reject(new Error(`rt exited before its banner:\n${output.stderr}`)));
+    child.on("close", (code, signal) => reject(new Error(`rt exited (code ${code}, signal ${signal}) before its banner:\n${output.stderr}`)));
   });
   banner.catch(() => {}); // a test that expects no banner need not await it
   return { child, output, banner, exited };
@@ -112,5 +112,7 @@ export async function disconnectAtEnd(run, client) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   client.close();
-  return run.exited;
+  const result = await run.exited;
+  if (result.signal) throw new Error(`rt ended by ${result.signal} after its debugger disconnected:\n${result.stderr}`);
+  return result;
 }

@@ -72,3 +72,11 @@ test("an ES module that declares its own require and __dirname is left alone", (
 test("a CommonJS export whose getter throws is undefined; the other names import", () => {
   assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["imports-throwing-getter.ts"])), { ok: 1, broken: null, names: ["broken", "default", "module.exports", "ok"] });
 });
+
+test("a CommonJS module imported from ESM runs before the importer's ES module imports' bodies (bun's order)", () => {
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["order.ts"])), { seen: "not set yet", now: "set by an ES module" });
+});
+
+test("a CommonJS module that require()s an ES module its importer also imports still loads (Node's way)", () => {
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["esm-and-cjs-share.ts"])), { once: "hello a", twice: "hello b, hello b" });
+});

@@ -7,8 +7,24 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const RT_BIN = fileURLToPath(new URL("../bin/rt.cjs", import.meta.url));
+/** rt's compiled front (runtime/native/), which npm run build builds when Go is installed. */
+export const NATIVE_FRONT = fileURLToPath(new URL("../dist/rt", import.meta.url));
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const FIXTURES = path.join(REPO, "test", "fixtures");
+
+/**
+ * The command line that starts `rt ...args`: the Node CLI, as a user's Node runs bin/rt.cjs, or
+ * the compiled front when RT_TEST_FRONT=native (the scripts suites set it; with RT_NATIVE=0 the
+ * front hands every invocation to the Node CLI).
+ */
+export function rtArgv(args) {
+  return process.env.RT_TEST_FRONT === "native" ? [NATIVE_FRONT, ...args] : [process.execPath, "--", RT_BIN, ...args];
+}
+
+/** Whether the compiled front runs the scripts itself (rather than the Node CLI). */
+export function throughNativeFront() {
+  return process.env.RT_TEST_FRONT === "native" && process.env.RT_NATIVE !== "0";
+}
 
 /** A fresh temporary directory, removed when the test ends. */
 export function tempDir(t, prefix = "rt-test-") {
@@ -27,7 +43,8 @@ let caches = 0;
  * Each call gets its own transpiler cache unless `env.RT_TRANSPILER_CACHE_PATH` is given.
  */
 export function rt(args, { cwd = process.cwd(), env = {}, input } = {}) {
-  const result = spawnSync(process.execPath, ["--", RT_BIN, ...args], {
+  const [command, ...rest] = rtArgv(args);
+  const result = spawnSync(command, rest, {
     cwd,
     input,
     encoding: "utf8",
@@ -48,7 +65,8 @@ export function runOk(dir, args) {
 /** Like rt(), without waiting: for running several rt processes at once. */
 export function rtAsync(args, { cwd = process.cwd(), env = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--", RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
+    const [command, ...rest] = rtArgv(args);
+    const child = spawn(command, rest, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
@@ -73,7 +91,7 @@ export function skipUnlessCI(t, reason) {
  * match, `stop()` ends it (also done when the test ends). Waits are generous: no timing guesses.
  */
 export function rtLive(t, args, { cwd = process.cwd(), env = {}, terminal = false } = {}) {
-  const command = [process.execPath, "--", RT_BIN, ...args];
+  const command = rtArgv(args);
   const options = { cwd, env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: path.join(CACHE_ROOT, String(++caches)), ...env } };
   // `terminal`: on a real pseudo-terminal, through script(1); its own process group, ended as one.
   const child = terminal

@@ -5,12 +5,20 @@
 // checked on real pseudo-terminals (tmux, script(1)).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FIXTURES, REPO, RT_BIN, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, NATIVE_FRONT, REPO, RT_BIN, rt, rtArgv, tempDir, throughNativeFront } from "./rt.mjs";
 import { inTmux, rtCommand, underScript } from "./terminal.mjs";
+
+// npm test runs this suite twice: here every rt runs on the Node CLI, started as node_modules/.bin/rt
+// starts it once the compiled front is built (the front with RT_NATIVE=0 execs it), and
+// scripts-native.test.mjs runs it again with the front running the scripts itself.
+if (process.env.RT_TEST_FRONT === undefined && existsSync(NATIVE_FRONT)) {
+  process.env.RT_TEST_FRONT = "native";
+  process.env.RT_NATIVE = "0";
+}
 
 const HERE = path.join(FIXTURES, "scripts");
 const plain = path.join(HERE, "plain");
@@ -91,12 +99,31 @@ describe("resolution order", () => {
   });
 });
 
+describe("the rules shared with the compiled front (script-rules.json)", () => {
+  const { cases } = JSON.parse(readFileSync(path.join(REPO, "runtime", "test", "script-rules.json"), "utf8"));
+  const values = { fixtures: HERE, version, node: process.execPath, nodeVersion: process.version, launcher: RT_BIN, platform: process.platform, arch: process.arch };
+  const fill = (text) => text.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
+  for (const { rule, cwd, args, env, stdout = "", stderr = "", stderrPattern, ignoreLines, code = 0 } of cases) {
+    test(`${rule}: rt ${args.join(" ")}`, (t) => {
+      if (JSON.stringify(env ?? {}).includes("{nodeOnlyPath}")) {
+        values.nodeOnlyPath = tempDir(t);
+        symlinkSync(process.execPath, path.join(values.nodeOnlyPath, "node"));
+      }
+      const filled = env && Object.fromEntries(Object.entries(env).map(([key, value]) => [key, fill(value)]));
+      const result = rt(args, { cwd: path.join(HERE, cwd), env: filled });
+      const shown = ignoreLines ? result.stdout.split(/(?<=\n)/).filter((line) => !new RegExp(ignoreLines).test(line)).join("") : result.stdout;
+      if (stderrPattern) assert.match(result.stderr, new RegExp(stderrPattern));
+      same({ ...result, stdout: shown, stderr: stderrPattern ? "" : result.stderr }, { stdout: fill(stdout), stderr: stderrPattern ? "" : fill(stderr), code });
+    });
+  }
+});
+
 describe("startup budget", () => {
   const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
   const probed = (args, cwd) => rt(args, { cwd, env: { NODE_OPTIONS: `--require ${probe}`, RT_TRANSPILER_CACHE_PATH: "0" } }).stderr.split("\n").find((line) => line.startsWith("probe:"));
 
-  test("a script runs without module hooks or the transpiler", () => {
-    assert.equal(probed(["run", "clean"], plain), "probe: hooks=false esbuild=false child_process=true");
+  test("a script runs without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
+    assert.equal(probed(["run", "clean"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true");
     assert.equal(probed(["run"], plain), "probe: hooks=false esbuild=false child_process=false");
   });
 
@@ -114,7 +141,8 @@ describe("scripts in a shell", () => {
   });
 
   test("a simple command starts without the shell, as the shell would start it: PATH lookup, PWD, and the shell's own report when nothing starts", { skip: process.platform !== "linux" && "reads /proc" }, () => {
-    same(rt(["run", "parent"], { cwd: plain }), { stdout: "node\n", stderr: "$ parent-exe\n" });
+    // Its parent is rt: the Node CLI's node, or the compiled front.
+    same(rt(["run", "parent"], { cwd: plain }), { stdout: throughNativeFront() ? "rt\n" : "node\n", stderr: "$ parent-exe\n" });
     same(rt(["run", "parent-of-pipe"], { cwd: plain }), { stdout: "bash\n", stderr: "$ parent-exe | cat\n" });
     same(rt(["run", "pwd-env"], { cwd: path.join(plain, "nested", "deeper") }), { stdout: `${plain}\n`, stderr: "$ printenv PWD\n" });
     assert.match(rt(["run", "no-shebang"], { cwd: plain }).stdout, /^no #! line, run by /);
@@ -230,6 +258,31 @@ describe("lifecycle and exit codes", () => {
     assert.equal(result.code, 143, result.stderr);
     assert.match(result.stderr, /error: script "tree" was killed by SIGTERM\n$/);
     for (const pid of sleepers) assert.ok(await gone(pid), `background job ${pid} of the script got the signal too`);
+  });
+
+  test("SIGQUIT (Ctrl-\\) ends rt by its default action, as it ends Node: no dump, and the script is not sent it", { timeout: 20_000 }, async (t) => {
+    const cwd = tempDir(t);
+    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ scripts: { wait: 'echo $$ > script.pid; echo ready; sleep 30' } }));
+    // No core file from rt's end (ulimit -c 0), whichever Node or front it is.
+    const child = spawn("sh", ["-c", 'ulimit -c 0; exec "$@"', "sh", ...rtArgv(["run", "wait"])], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    // "exit", not "close": the script, still running, holds the pipes open.
+    const done = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    while (!stdout.includes("ready\n")) await sleep(20);
+    const script = Number(readFileSync(path.join(cwd, "script.pid"), "utf8"));
+    t.after(() => {
+      process.kill(-script, "SIGKILL");
+      child.stdout.destroy();
+      child.stderr.destroy();
+    });
+    child.kill("SIGQUIT");
+    assert.deepEqual(await done, { code: null, signal: "SIGQUIT" });
+    await sleep(100);
+    assert.deepEqual({ stdout, stderr }, { stdout: "ready\n", stderr: "$ echo $$ > script.pid; echo ready; sleep 30\n" });
+    process.kill(script, 0);
   });
 
   test("SIGINT to rt is forwarded; a script that handles it decides the exit code", { timeout: 20_000 }, async (t) => {
@@ -543,7 +596,8 @@ describe("on a terminal", () => {
 
 /** Starts rt; `ready` resolves once the script printed "ready". Whatever is left is killed when the test ends. */
 function startRt(t, args, { cwd, env = {} }) {
-  const child = spawn(process.execPath, ["--", RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
+  const [command, ...rest] = rtArgv(args);
+  const child = spawn(command, rest, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
   t.after(() => {
     child.kill("SIGKILL");
     child.stdout.destroy();

@@ -3,16 +3,16 @@
 // .ci/apt-packages.txt; locally a missing one skips the test with the reason (under CI it fails).
 import { spawnSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { RT_BIN, skipUnlessCI } from "./rt.mjs";
+import { rtArgv, skipUnlessCI } from "./rt.mjs";
 
 /** A POSIX-shell word for `value` (Python's shlex.quote rule). */
 export function shellWord(value) {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
 }
 
-/** `rt ...args` as a shell command line, run by the Node that runs the tests. */
+/** `rt ...args` as a shell command line (rt run by the Node that runs the tests, or its compiled front). */
 export function rtCommand(args) {
-  return [process.execPath, "--", RT_BIN, ...args].map(shellWord).join(" ");
+  return rtArgv(args).map(shellWord).join(" ");
 }
 
 function available(t, tool) {

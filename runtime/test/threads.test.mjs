@@ -2,11 +2,12 @@
 // `node --import rt/register` / `node --test` under `rt --rt run` use rt's loader: real processes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { CdpClient, startInspected } from "./cdp.mjs";
-import { FIXTURES, RT_BIN, rt, tempDir } from "./rt.mjs";
+import { FIXTURES, RT_BIN, rt, rtLive, tempDir } from "./rt.mjs";
 
 const cwd = path.join(FIXTURES, "threads");
 const worker = (label) => `${label}: <b>hello from the worker</b> (${label}, import.meta.main: true)\n${label}: exit 0\n`;
@@ -14,7 +15,12 @@ const child = (label, mode = "unset", main = true) => `${label}: <b>hello from t
 
 /** `node <args>` in the fixture (Node's own CLI, not rt's), with its own transpiler cache. */
 function node(t, args) {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: tempDir(t) },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -36,6 +42,29 @@ describe("worker threads run on rt", () => {
   });
 });
 
+describe("--watch follows worker threads", () => {
+  test("editing a worker's file (or a module it imports) restarts the program", async (t) => {
+    const dir = tempDir(t);
+    writeFileSync(
+      path.join(dir, "main.ts"),
+      'import { Worker } from "node:worker_threads";\nnew Worker("./worker.ts").on("message", (m: string) => console.log(m));\n',
+    );
+    writeFileSync(
+      path.join(dir, "worker.ts"),
+      'import { parentPort } from "node:worker_threads";\nimport { text } from "./text.ts";\nparentPort!.postMessage(`worker says ${text}`);\n',
+    );
+    writeFileSync(path.join(dir, "text.ts"), 'export const text: string = "one";\n');
+    const live = rtLive(t, ["--watch", "--no-clear-screen", "main.ts"], { cwd: dir });
+    await live.waitFor(/worker says one\n/);
+    let from = live.output.length;
+    writeFileSync(path.join(dir, "text.ts"), 'export const text: string = "two";\n');
+    assert.match((await live.waitFor(/worker says two\n/, { from })).slice(from), /restarting: text\.ts changed/);
+    from = live.output.length;
+    writeFileSync(path.join(dir, "worker.ts"), 'import { parentPort } from "node:worker_threads";\nparentPort!.postMessage("worker edited");\n');
+    assert.match((await live.waitFor(/worker edited\n/, { from })).slice(from), /restarting: worker\.ts changed/);
+  });
+});
+
 describe("the debugger follows worker threads", () => {
   test("--inspect-wait: a worker the program starts is announced through NodeWorker, waits for the debugger, and loads rt's transpiled code with its source map", async (t) => {
     const { banner, exited } = startInspected(t, ["--inspect-wait", "one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } });
@@ -48,7 +77,8 @@ describe("the debugger follows worker threads", () => {
     assert.equal(attached.waitingForDebugger, true);
     // The worker's own session, carried inside the main thread's.
     let id = 0;
-    const toWorker = (method, params) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+    const toWorker = (method, params) =>
+      cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
     const fromWorker = (method, filter) =>
       cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
         const parsed = JSON.parse(message);
@@ -69,6 +99,9 @@ describe("the debugger follows worker threads", () => {
     assert.equal(stop.reason, "Break on start");
     assert.equal(stop.callFrames[0].location.scriptId, script.scriptId);
     await toWorker("Debugger.resume");
+    // The worker's end detaches its session; the program then waits for the client to go, as Node does.
+    await cdp.event("NodeWorker.detachedFromWorker", ({ sessionId }) => sessionId === attached.sessionId);
+    cdp.close();
     const result = await exited;
     assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
@@ -108,14 +141,21 @@ describe("rt's loader in Node's own CLI", () => {
     assert.deepEqual(node(t, ["--require", "rt/register", "child", "--require"]), { code: 3, stdout: child("--require"), stderr: "" });
   });
 
-  test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version", (t) => {
+  test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version, `node -pe` Node's -p -e", (t) => {
     // Without the variable that makes a `node --test` started by this test runner report to it.
     const { NODE_TEST_CONTEXT, ...env } = process.env;
-    const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], { cwd, encoding: "utf8", env: { ...env, RT_TRANSPILER_CACHE_PATH: tempDir(t) }, timeout: 60_000 });
+    const run = spawnSync(process.execPath, [RT_BIN, "--rt", "run", "test"], {
+      cwd,
+      encoding: "utf8",
+      env: { ...env, RT_TRANSPILER_CACHE_PATH: tempDir(t) },
+      timeout: 60_000,
+    });
     const tested = { code: run.status, stdout: run.stdout, stderr: run.stderr };
     assert.equal(tested.code, 0, tested.stdout + tested.stderr);
     assert.match(tested.stdout, /✔ greets from a test file/);
     assert.match(tested.stdout, /ℹ pass 1\n/);
     assert.deepEqual(rt(["--rt", "--silent", "run", "node-version"], { cwd }), { code: 0, signal: null, stdout: `${process.version}\n`, stderr: "" });
+    // `-pe` is -p -e to Node (rt's parser would take "e" for -p's value).
+    assert.deepEqual(rt(["--rt", "--silent", "run", "node-print"], { cwd }), { code: 0, signal: null, stdout: "42\n", stderr: "" });
   });
 });

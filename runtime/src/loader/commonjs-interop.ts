@@ -27,10 +27,13 @@ export class CommonJsInterop {
     Object.defineProperty(globalThis, ACCESSOR, { value: take, enumerable: false, writable: false, configurable: false });
   }
 
-  /** Requires `file` now and returns the source of the ES module that stands for it at `url`. */
-  facade(file: string, url: string): string {
-    // An absolute path needs no parent to resolve from: one require function serves every file.
-    const exports: unknown = (this.require ??= createRequire(file))(file);
+  /**
+   * Requires `file` now and returns the source of the ES module that stands for it at `url`;
+   * undefined when it cannot run yet (see REQUIRED_TOO_EARLY): then Node's way must do.
+   */
+  facade(file: string, url: string): string | undefined {
+    const exports = this.requireNow(file);
+    if (exports === TOO_EARLY) return undefined;
     this.exportsByUrl.set(url, exports);
     const isObject = (typeof exports === "object" && exports !== null) || typeof exports === "function";
     const keys = isObject ? Object.keys(exports).filter(isExportName) : [];
@@ -46,7 +49,24 @@ export class CommonJsInterop {
     ];
     return lines.join("\n");
   }
+
+  private requireNow(file: string): unknown {
+    try {
+      // An absolute path needs no parent to resolve from: one require function serves every file.
+      return (this.require ??= createRequire(file))(file);
+    } catch (error) {
+      if (REQUIRED_TOO_EARLY.has((error as { code?: string }).code ?? "")) return TOO_EARLY;
+      throw error;
+    }
+  }
 }
+
+// The module require()s an ES module that the importing graph is still loading (Node cannot
+// require a module it has not finished loading): it runs at its place in evaluation order
+// instead, with the names Node's lexer finds. Its statements before that require() have run
+// once already, and run again then.
+const REQUIRED_TOO_EARLY = new Set(["ERR_REQUIRE_ESM_RACE_CONDITION", "ERR_REQUIRE_CYCLE_MODULE"]);
+const TOO_EARLY = Symbol("required too early");
 
 // "default" is the default export above, "module.exports" Node's name for the whole object; an
 // export name must be well-formed Unicode.

@@ -32,5 +32,5 @@ export function withCommonJsScope(code: string, file: string): string {
 // import list, an `as` rename) leaves the module as it is.
 function usedFreely(code: string, name: string): boolean {
   if (!new RegExp(`(?<![.\\w$])${name}(?![\\w$])`).test(code)) return false;
-  return !new RegExp(`\\b(?:const|let|var|function\\*?|class|as|import)\\s+${name}(?![\\w$])|[{,]\\s*${name}\\s*[,}=]`).test(code);
+  return !new RegExp(`\\b(?:const|let|var|function\\*?|class|as|import)\\s+${name}(?![\\w$])|[{,]\\s*${name}\\s*[,;}=]`).test(code);
 }

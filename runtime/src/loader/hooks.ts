@@ -226,13 +226,14 @@ export class ModuleLoader {
     if (SCRIPT_LOADERS.has(loader)) {
       if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, this.plainJavaScript(file, nextLoad(url, context)));
       const transpiled = this.transpileFile(file, loader as ScriptLoader);
-      if (transpiled.format === "commonjs" && !forRequire) {
-        // The facade's require() loads the same file: it takes this result instead of transpiling again.
-        this.pending.set(file, transpiled);
-        return this.facadeFor(file, url);
-      }
-      registerTranspiled(file, transpiled.code);
-      return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+      const loaded = (): LoadFnOutput => {
+        registerTranspiled(file, transpiled.code);
+        return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
+      };
+      if (transpiled.format !== "commonjs" || forRequire) return loaded();
+      // The facade's require() loads the same file: it takes this result instead of transpiling again.
+      this.pending.set(file, transpiled);
+      return this.facadeFor(file, url) ?? loaded();
     }
     // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
     // the text is checked first so a syntax error is reported like any other.
@@ -246,11 +247,13 @@ export class ModuleLoader {
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
     if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
-    return this.facadeFor(file, url);
+    return this.facadeFor(file, url) ?? loaded;
   }
 
-  private facadeFor(file: string, url: string): LoadFnOutput {
-    return { format: "module", source: this.interop.facade(file, url), shortCircuit: true };
+  /** undefined when the module cannot run yet: it then loads Node's way (commonjs-interop.ts). */
+  private facadeFor(file: string, url: string): LoadFnOutput | undefined {
+    const source = this.interop.facade(file, url);
+    return source === undefined ? undefined : { format: "module", source, shortCircuit: true };
   }
 
   /**

@@ -22,6 +22,7 @@ import * as path from "node:path";
 import type { WorkerOptions } from "node:worker_threads";
 import { flagByName, type FlagGroup } from "../cli/flags.js";
 import { setFlagValue, type FlagValues } from "../cli/parse.js";
+import { REPORT_FD_VARIABLE, watchReportFd } from "../watch/report.js";
 import { LOADER_VARIABLE, NODE_OPTIONS, THREAD_VARIABLE } from "./variables.js";
 
 export interface InheritedSettings {
@@ -132,5 +133,9 @@ function withRegister(options: WorkerOptions | undefined, shareEnv: symbol): Wor
   // An environment of the program's own making still gets this program's settings.
   workerEnv[LOADER_VARIABLE] ??= process.env[LOADER_VARIABLE];
   if (workerEnv[LOADER_VARIABLE] === undefined) delete workerEnv[LOADER_VARIABLE];
+  // Under --watch the worker reports the files it loads on the process's pipe (a thread shares
+  // the process's descriptors): editing a worker's file restarts the program.
+  const reportFd = watchReportFd();
+  if (reportFd !== undefined) workerEnv[REPORT_FD_VARIABLE] = String(reportFd);
   return { ...options, env: workerEnv };
 }

@@ -13,9 +13,13 @@ import { registerOption } from "../register/inherit.js";
  */
 const NODE_MEANING = new Set(["-v", "--version", "-c", "-i"]);
 
+/** Node reads `-pe <code>` as -p -e; rt's parser would take "e" for -p's value. */
+const NODE_CLUSTERS = new Set(["-pe", "-ep"]);
+
 /** Whether Node itself must run this command line (a flag rt does not know, or one that means Node's). */
 export function needsNode(args: readonly string[]): boolean {
   for (const arg of scanArgs(args)) {
+    if (NODE_CLUSTERS.has(args[arg.index] ?? "")) return true;
     if (arg.kind === "command" || arg.kind === "rest") return false;
     if (arg.kind === "flag" && (!arg.flag || NODE_MEANING.has(arg.shown))) return true;
   }

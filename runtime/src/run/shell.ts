@@ -8,6 +8,7 @@
 // share of a short script's cost, and of a workspace run's).
 import * as path from "node:path";
 import { ProgramError } from "../errors.js";
+import { NO_SHELL_MESSAGE, POSIX_SHELLS, SAFE_WORD, SHELL_NAMES } from "./rules.js";
 import { findExecutable } from "./target.js";
 
 export type ShellKind = "system" | "rt";
@@ -23,7 +24,6 @@ export interface Launch {
 }
 
 const WINDOWS = process.platform === "win32";
-const POSIX_SHELLS = ["bash", "sh", "zsh"];
 let systemShell: string | undefined;
 
 /** The process that runs a script's `command` with the script's environment `env`. */
@@ -31,15 +31,7 @@ export function scriptInvocation(kind: ShellKind, command: string, env: NodeJS.P
   return (kind === "system" && !WINDOWS && simpleCommand(command, env)) || shellInvocation(kind, command);
 }
 
-// Names the shell gives a meaning of its own (builtins and keywords of bash, sh and zsh): a
-// program of the same name on PATH is not what the script means. `true` and `false` are the
-// exception: their programs do what the builtins do.
-const SHELL_NAMES = new Set(
-  (". : [ [[ ]] { } ! alias bg bind break builtin caller case cd command compgen complete compopt continue coproc declare dirs disown do done " +
-    "echo elif else enable esac eval exec exit export fc fg fi for function getopts hash help history if in jobs kill let local logout mapfile " +
-    "popd printf pushd pwd read readarray readonly repeat return select set setopt shift shopt source suspend test then time times trap " +
-    "type typeset ulimit umask unalias unset until wait whence while").split(" "),
-);
+const SHELL_WORDS = new Set(SHELL_NAMES);
 
 /**
  * `command` as the program it names and its words, when the shell would do nothing but exec it:
@@ -53,7 +45,7 @@ const SHELL_NAMES = new Set(
 function simpleCommand(command: string, env: NodeJS.ProcessEnv): Launch | undefined {
   const words = command.trim().split(/[ \t]+/);
   const name = words[0]!;
-  if (!words.every((word) => SAFE_WORD.test(word)) || SHELL_NAMES.has(name) || name.includes("=") || name.includes("/")) return undefined;
+  if (!words.every((word) => SAFE_WORD.test(word)) || SHELL_WORDS.has(name) || name.includes("=") || name.includes("/")) return undefined;
   if (env.BASH_ENV || env.ENV || env.SHELLOPTS || env.BASHOPTS || Object.keys(env).some((key) => key.startsWith("BASH_FUNC_"))) return undefined;
   return { file: name, args: words.slice(1), fallback: () => shellInvocation("system", command) };
 }
@@ -68,7 +60,7 @@ export function shellInvocation(kind: ShellKind, command: string): Launch {
 function systemShellFile(): string {
   // Looked up once (a walk over PATH), and only when a shell starts.
   systemShell ??= POSIX_SHELLS.map((name) => findExecutable(name, process.env)).find(Boolean);
-  if (!systemShell) throw new ProgramError("No shell found on PATH (looked for bash, sh and zsh); install one, or run scripts with --shell=rt", "ERR_NO_SHELL");
+  if (!systemShell) throw new ProgramError(NO_SHELL_MESSAGE, "ERR_NO_SHELL");
   return systemShell;
 }
 
@@ -89,8 +81,6 @@ export function appendArguments(command: string, args: readonly string[], kind: 
   const quote = WINDOWS && kind === "system" ? quoteForCmd : quoteForPosix;
   return `${command} ${args.map(quote).join(" ")}`;
 }
-
-const SAFE_WORD = /^[\w@%+=:,./-]+$/;
 
 function quoteForPosix(arg: string): string {
   return SAFE_WORD.test(arg) ? arg : `'${arg.replaceAll("'", `'"'"'`)}'`;

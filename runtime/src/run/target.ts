@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { ProgramError } from "../errors.js";
 import { closestMatches } from "../text.js";
 import { findManifest, type Manifest } from "./manifest.js";
+import { RUNNABLE_EXTENSIONS } from "./rules.js";
 
 export type RunTarget =
   | { readonly kind: "file"; readonly file: string }
@@ -15,9 +16,6 @@ export type RunTarget =
   | { readonly kind: "binary" | "command"; readonly file: string; readonly name: string }
   /** Nothing of that name, and --if-present was given. */
   | { readonly kind: "absent" };
-
-/** Files with these extensions are run by `rt <name>` even when a script has the same name. */
-const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
 
 export interface ResolveOptions {
   /** `rt run <name>` rather than `rt <name>`: scripts before files, system commands allowed. */

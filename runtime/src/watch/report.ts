@@ -19,6 +19,11 @@ function channel(): number | undefined {
   return reportFd;
 }
 
+/** The supervisor's pipe, for the worker threads of this process to report their files too. */
+export function watchReportFd(): number | undefined {
+  return channel();
+}
+
 /** True in a process started by a --watch supervisor (which handles --watch itself). */
 export function isWatchChild(): boolean {
   return channel() !== undefined;

@@ -1,0 +1,3 @@
+module rt/native
+
+go 1.19

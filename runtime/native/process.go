@@ -1,0 +1,197 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"unsafe"
+)
+
+// Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
+// and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
+// 128 + n for a process killed by signal n (src/run/process.ts). The other signals do to rt
+// what they do to Node: SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end
+// rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
+// SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
+type forwarder struct {
+	mu    sync.Mutex
+	pid   int
+	first syscall.Signal
+}
+
+type outcome struct {
+	exitCode int
+	signal   string
+}
+
+func forwardSignals() *forwarder {
+	f := &forwarder{}
+	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
+		restoreDefaultAction(sig)
+	}
+	incoming := make(chan os.Signal, 8)
+	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1)
+	go func() {
+		for s := range incoming {
+			sig := s.(syscall.Signal)
+			if sig == syscall.SIGPIPE || sig == syscall.SIGXFSZ || sig == syscall.SIGUSR1 {
+				continue
+			}
+			f.mu.Lock()
+			if sig != syscall.SIGWINCH && f.first == 0 {
+				f.first = sig
+			}
+			if f.pid > 0 {
+				syscall.Kill(-f.pid, sig)
+			}
+			f.mu.Unlock()
+		}
+	}()
+	return f
+}
+
+// restoreDefaultAction sets sig's disposition to SIG_DFL with rt_sigaction itself: the Go runtime
+// keeps its own handler even after signal.Reset. An all-zero kernel sigaction is SIG_DFL with no
+// flags and an empty mask on every architecture.
+func restoreDefaultAction(sig syscall.Signal) {
+	var defaultAction [4]uint64
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&defaultAction)), 0, 8, 0, 0)
+}
+
+// received is the first terminating signal rt received.
+func (f *forwarder) received() syscall.Signal {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.first
+}
+
+// run starts l (or its fallback) in dir and waits for it; the error is the Node CLI's message.
+func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
+	pid, err := spawn(l, dir, env)
+	if err != nil && l.fallback != nil {
+		fallback, problem := l.fallback()
+		if problem != "" {
+			return outcome{}, problem
+		}
+		pid, err = spawn(fallback, dir, env)
+		if err != nil {
+			return outcome{}, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
+		}
+	} else if err != nil {
+		return outcome{}, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
+	}
+	f.mu.Lock()
+	f.pid = pid
+	if f.first != 0 {
+		syscall.Kill(-pid, f.first)
+	}
+	f.mu.Unlock()
+	var status syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &status, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	f.mu.Lock()
+	f.pid = 0
+	f.mu.Unlock()
+	if status.Signaled() {
+		name, known := signalNames[status.Signal()]
+		if !known {
+			// Node reports no signal and exit code 0 for one it has no name for (real-time signals).
+			return outcome{}, ""
+		}
+		return outcome{exitCode: 128 + int(status.Signal()), signal: name}, ""
+	}
+	return outcome{exitCode: status.ExitStatus()}, ""
+}
+
+// spawn starts l as libuv's uv_spawn does: execvp(3) semantics (a search of the child's PATH,
+// a file without #! run by /bin/sh), in dir, in a new session, with rt's stdio.
+func spawn(l launch, dir string, env []string) (int, error) {
+	attr := &syscall.ProcAttr{Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Setsid: true}}
+	argv := append([]string{l.file}, l.args...)
+	if strings.Contains(l.file, "/") {
+		return execFile(l.file, argv, attr)
+	}
+	path := "/bin:/usr/bin"
+	for _, entry := range env {
+		if strings.HasPrefix(entry, "PATH=") {
+			path = entry[len("PATH="):]
+		}
+	}
+	var lastErr error = syscall.ENOENT
+	deniedOnce := false
+	for _, entry := range strings.Split(path, ":") {
+		candidate := l.file
+		if entry != "" {
+			candidate = entry + "/" + l.file
+		}
+		where := candidate
+		if !strings.HasPrefix(where, "/") {
+			where = dir + "/" + candidate
+		}
+		// Skips the fork for a file that is not there (execve would say ENOENT or ENOTDIR).
+		var stat syscall.Stat_t
+		if err := syscall.Stat(where, &stat); err != nil {
+			if err == syscall.ENOENT || err == syscall.ENOTDIR {
+				continue
+			}
+		} else if stat.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			deniedOnce = true
+			continue
+		}
+		pid, err := execFile(candidate, argv, attr)
+		switch err {
+		case nil:
+			return pid, nil
+		case syscall.EACCES:
+			deniedOnce = true
+		case syscall.ENOENT, syscall.ESTALE, syscall.ENOTDIR, syscall.ENODEV, syscall.ETIMEDOUT:
+		default:
+			return 0, err
+		}
+		lastErr = err
+	}
+	if deniedOnce {
+		return 0, syscall.EACCES
+	}
+	return 0, lastErr
+}
+
+func execFile(file string, argv []string, attr *syscall.ProcAttr) (int, error) {
+	pid, err := syscall.ForkExec(file, argv, attr)
+	if err == syscall.ENOEXEC {
+		return syscall.ForkExec("/bin/sh", append([]string{"/bin/sh", file}, argv[1:]...), attr)
+	}
+	return pid, err
+}
+
+func errnoName(err error) string {
+	if errno, ok := err.(syscall.Errno); ok {
+		if name, known := errnoNames[errno]; known {
+			return name
+		}
+	}
+	return err.Error()
+}
+
+var errnoNames = map[syscall.Errno]string{
+	syscall.ENOENT: "ENOENT", syscall.EACCES: "EACCES", syscall.ENOEXEC: "ENOEXEC", syscall.E2BIG: "E2BIG",
+	syscall.ENOTDIR: "ENOTDIR", syscall.ELOOP: "ELOOP", syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.ENOMEM: "ENOMEM",
+	syscall.EAGAIN: "EAGAIN", syscall.EPERM: "EPERM", syscall.ETXTBSY: "ETXTBSY", syscall.EISDIR: "EISDIR", syscall.EMFILE: "EMFILE",
+}
+
+// signalNames are Node's names (os.constants.signals) on Linux.
+var signalNames = map[syscall.Signal]string{
+	1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE",
+	9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
+	16: "SIGSTKFLT", 17: "SIGCHLD", 18: "SIGCONT", 19: "SIGSTOP", 20: "SIGTSTP", 21: "SIGTTIN", 22: "SIGTTOU",
+	23: "SIGURG", 24: "SIGXCPU", 25: "SIGXFSZ", 26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH", 29: "SIGIO",
+	30: "SIGPWR", 31: "SIGSYS",
+}

@@ -1,0 +1,26 @@
+// The script runner's rules that rt's compiled front (runtime/native/) applies too. Kept free of
+// imports: the build writes them into the front's source (native/shared_rules.go), so the two
+// read one definition.
+
+/** The system shell: the first of these on PATH (Linux/macOS). */
+export const POSIX_SHELLS = ["bash", "sh", "zsh"];
+
+/**
+ * Names the shell gives a meaning of its own (builtins and keywords of bash, sh and zsh): a
+ * program of the same name on PATH is not what the script means. `true` and `false` are the
+ * exception: their programs do what the builtins do.
+ */
+export const SHELL_NAMES = (
+  ". : [ [[ ]] { } ! alias bg bind break builtin caller case cd command compgen complete compopt continue coproc declare dirs disown do done " +
+  "echo elif else enable esac eval exec exit export fc fg fi for function getopts hash help history if in jobs kill let local logout mapfile " +
+  "popd printf pushd pwd read readarray readonly repeat return select set setopt shift shopt source suspend test then time times trap " +
+  "type typeset ulimit umask unalias unset until wait whence while"
+).split(" ");
+
+/** A word the shell reads as itself: appended arguments like it stay unquoted, and only such words make a simple command. */
+export const SAFE_WORD = /^[\w@%+=:,./-]+$/;
+
+/** Files with these extensions are run by `rt <name>` even when a script has the same name. */
+export const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
+
+export const NO_SHELL_MESSAGE = "No shell found on PATH (looked for bash, sh and zsh); install one, or run scripts with --shell=rt";
