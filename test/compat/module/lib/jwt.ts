@@ -1,0 +1,1 @@
+export { sign, verify } from "jsonwebtoken";
