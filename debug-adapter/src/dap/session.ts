@@ -341,7 +341,7 @@ export class RtDebugSession extends DebugSession {
   }
 
   /** Runs a request's work with a bounded time; failures become DAP error answers. */
-  private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R["body"] | void>, timeoutMs = REQUEST_TIMEOUT_MS, what?: string): void {
+  private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R["body"] | undefined>, timeoutMs = REQUEST_TIMEOUT_MS, what?: string): void {
     withTimeout(Promise.resolve().then(work), timeoutMs, `${what ?? response.command} did not finish within ${timeoutMs / 1000} s`).then(
       (body) => {
         if (body) response.body = body;

@@ -161,7 +161,7 @@ function waitForDisconnect(state: Int32Array): void {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
   Atomics.store(state, STATE.ended, 1);
   Atomics.notify(state, STATE.ended);
-  for (let clients; (clients = Atomics.load(state, STATE.clients)) > 0; ) Atomics.wait(state, STATE.clients, clients);
+  for (let clients: number; (clients = Atomics.load(state, STATE.clients)) > 0; ) Atomics.wait(state, STATE.clients, clients);
 }
 
 function banner(host: string, port: number, id: string): string {

@@ -67,7 +67,7 @@ function initialConfigurations(): vscode.DebugConfiguration[] {
 function resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, configuration: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
   const document = vscode.window.activeTextEditor?.document;
-  if (!document || document.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
+  if (document?.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
     void vscode.window.showErrorMessage(`rt: with no launch.json, F5 debugs the active file: open a ${RUNNABLE_EXTENSIONS.join(", ")} file first.`);
     return undefined;
   }
