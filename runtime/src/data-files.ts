@@ -1,16 +1,49 @@
 // JSON, JSON-with-comments and TOML files of the user's project (package.json, tsconfig.json,
 // rtfig.toml, imported data). A syntax error is the user's to fix: one line,
 // `file:line:column: error: <message>`, without a stack.
+import { readFileSync } from "node:fs";
 import type { ParseError } from "jsonc-parser";
 import { ProgramError } from "./errors.js";
 import { displayPath, lineColumn } from "./text.js";
+
+/**
+ * A project file's text without a leading UTF-8 byte order mark (editors on Windows write one;
+ * npm and Bun accept it), or undefined when there is no such file. A file that is there but
+ * cannot be read (a directory, a symbolic link loop, no permission) throws what `fail` makes of
+ * the reason, so the caller reports it as its own kind of mistake; `skipDirectory` counts a
+ * directory as no file.
+ */
+export function readProjectFile(file: string, fail: (reason: string) => Error, { skipDirectory = false } = {}): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || (skipDirectory && code === "EISDIR")) return undefined;
+    throw fail(UNREADABLE[code ?? ""] ?? (error as Error).message);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const UNREADABLE: Record<string, string> = {
+  EISDIR: "is a directory, not a file",
+  ELOOP: "is a symbolic link loop",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+};
+
+/** `fail` for readProjectFile: a ProgramError (exit 1) `error: cannot read <file>: <reason>`. */
+export function cannotRead(file: string, code: string): (reason: string) => ProgramError {
+  return (reason) => new ProgramError(`cannot read ${displayPath(file)}: ${reason}`, code);
+}
 
 /** Strict JSON. JSON.parse is the fast path; a failure without a position asks a parser that reports one. */
 export function parseJson(file: string, text: string, code: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
+    // V8 quotes the text around the error (newlines and all): the code frame shows it instead.
+    const message = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
     const position = /at position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : parseWithPositions(text, true).errors[0]?.offset;
     throw syntaxError(file, code, offset === undefined ? undefined : lineColumn(text, offset), message);
@@ -35,6 +68,14 @@ export function parseToml(file: string, text: string, code: string): unknown {
     const { line, column, message } = error as { line?: number; column?: number; message: string };
     throw syntaxError(file, code, line ? { line, column: column ?? 1 } : undefined, message.split("\n")[0]!);
   }
+}
+
+/** A value of the wrong type in a JSON(C) file: `file:line:column: error: <message>` at the value. */
+export function jsonValueError(file: string, text: string, at: readonly (string | number)[], message: string, code: string): ProgramError {
+  const { parseTree, findNodeAtLocation } = require("jsonc-parser") as typeof import("jsonc-parser");
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && findNodeAtLocation(tree, [...at]);
+  return syntaxError(file, code, node ? lineColumn(text, node.offset) : undefined, message);
 }
 
 /** jsonc-parser, loaded on demand: most runs read no tsconfig.json and no broken JSON. */

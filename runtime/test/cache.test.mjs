@@ -1,7 +1,7 @@
 // The transpiler cache: content-addressed, never stale, atomic under concurrency, bounded, and
 // a hit never loads esbuild.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { FIXTURES, rt, rtAsync, tempDir } from "./rt.mjs";
@@ -84,4 +84,29 @@ test("the cache stays under RT_TRANSPILER_CACHE_MAX_BYTES, dropping the oldest e
   assert.ok(!files.includes(path.join(cache, "ff", "old0")), "the oldest entry went first");
   assert.ok(files.includes(path.join(cache, "ff", "old19")), "the newest old entry stayed");
   assert.equal(rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }).stdout, "hi esbuild-not-loaded\n", "the fresh entry stayed");
+});
+
+test("an unusable cache runs the program uncached, with one warning line", (t) => {
+  const { dir, cache } = project(t);
+  writeFileSync(path.join(dir, "two.ts"), 'import "./probe.ts";\nimport "./probe2.ts";\n');
+  writeFileSync(path.join(dir, "probe2.ts"), "export const second: number = 2;\n");
+  const warning = (where, code) => `rt: warning: transpiler cache ${where} is unusable (${code}); running uncached (RT_TRANSPILER_CACHE_PATH=0 runs uncached without this warning)\n`;
+  // Under a file: mkdir fails with ENOTDIR, and so did the clean-up of the temp file.
+  const underFile = path.join(dir, "probe.ts", "sub");
+  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: underFile } }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning(underFile, "ENOTDIR") });
+  // Shard directories replaced by files (every shard, so each miss meets one): ENOTDIR from the
+  // temp file's write and its clean-up; one warning for the run, however many modules miss.
+  assert.equal(rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }).code, 0);
+  for (let i = 0; i < 256; i++) {
+    const shard = path.join(cache, i.toString(16).padStart(2, "0"));
+    rmSync(shard, { recursive: true, force: true });
+    writeFileSync(shard, "");
+  }
+  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning(cache, "ENOTDIR") });
+  // Under /proc Node's recursive mkdir never returns (100% CPU): rt must not call it there.
+  const proc = rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: "/proc/self/rt-cache" } });
+  assert.deepEqual(proc, { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning("/proc/self/rt-cache", "ENOENT") });
+  // Nor enableCompileCache (V8's code cache), when the whole cache root is there.
+  const root = rt(["probe.ts"], { cwd: dir, env: { XDG_CACHE_HOME: "/proc/self/cache", RT_TRANSPILER_CACHE_PATH: undefined } });
+  assert.deepEqual(root, { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: "rt: warning: cache directory /proc/self/cache is on a pseudo file system; running uncached\n" });
 });

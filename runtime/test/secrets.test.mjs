@@ -232,25 +232,74 @@ describe("rt.secrets with a running keyring", () => {
       assert.equal(secretTool(["search", "--all", "service", "cli", "username", "jack"]).stdout, "");
     });
 
-    keyringTest("on a terminal, set prompts without echoing what is typed", async (t) => {
-      if (spawnSync("sh", ["-c", "command -v script"]).status !== 0) return skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
-      const command = `'${process.execPath}' -- '${RT_BIN}' secrets set cli kate`;
+    /** `rt secrets set cli <name>` on a terminal (script(1)), typing `keys` at the prompt: { code, screen }. */
+    const typeAtPrompt = async (name, keys) => {
+      const command = `'${process.execPath}' -- '${RT_BIN}' secrets set cli ${name}`;
       const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env } });
       let screen = "";
       let typed = false;
       child.stdout.setEncoding("utf8").on("data", (chunk) => {
         screen += chunk;
-        if (!typed && screen.includes("Value for cli/kate: ")) {
+        if (!typed && screen.includes(`Value for cli/${name}: `)) {
           typed = true;
-          child.stdin.write("TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
+          child.stdin.write(keys);
         }
       });
       const timer = setTimeout(() => child.kill(), 30_000);
       const code = await new Promise((resolve) => child.on("close", resolve));
       clearTimeout(timer);
-      assert.equal(code, 0, screen);
-      assert.equal(screen.replace(/\r/g, ""), "Value for cli/kate: \n");
+      return { code, screen: screen.replace(/\r/g, "") };
+    };
+
+    keyringTest("on a terminal, set prompts without echoing what is typed; Enter alone stores nothing", async (t) => {
+      if (spawnSync("sh", ["-c", "command -v script"]).status !== 0) return skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
+      const typo = await typeAtPrompt("kate", "TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
+      assert.deepEqual(typo, { code: 0, screen: "Value for cli/kate: \n" });
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
+      const enter = await typeAtPrompt("kate", "\r");
+      assert.equal(enter.code, 1);
+      assert.match(enter.screen, /^Value for cli\/kate: \nerror: nothing was typed: nothing was stored\. To store an empty value on purpose: rt secrets set --allow-empty cli kate < \/dev\/null; to remove the secret: rt secrets delete cli kate\n$/);
+      assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
+    });
+
+    keyringTest("set never destroys a stored secret by accident: a directory, a closed or an empty stdin store nothing", () => {
+      assert.equal(inStore(["secrets", "set", "cli", "keep"], { input: "TOPSECRET-keep" }).code, 0);
+      const kept = () => assert.equal(secretTool(["lookup", "service", "cli", "username", "keep"]).stdout, "TOPSECRET-keep");
+      const shell = (redirect) => spawnSync("sh", ["-c", `exec "$0" -- "$1" secrets set cli keep ${redirect}`, process.execPath, RT_BIN], { cwd, env: { ...process.env, ...keyring.env }, encoding: "utf8" });
+      const { status, stdout, stderr } = shell("< /tmp");
+      mistake({ code: status, stdout, stderr }, 1, "error: cannot read the value from stdin: it is a directory; nothing was stored");
+      kept();
+      const empty = () =>
+        "error: stdin was empty (an empty pipe, a closed stdin or /dev/null): nothing was stored. To store an empty value on purpose: rt secrets set --allow-empty cli keep < /dev/null; to remove the secret: rt secrets delete cli keep";
+      const closed = shell("<&-");
+      mistake({ code: closed.status, stdout: closed.stdout, stderr: closed.stderr }, 1, empty());
+      kept();
+      mistake(inStore(["secrets", "set", "cli", "keep"], { input: "" }), 1, empty());
+      kept();
+      // On purpose: --allow-empty stores "", and the hint's other way out, delete, removes it.
+      assert.deepEqual(inStore(["secrets", "set", "cli", "keep", "--allow-empty"], { input: "" }), { code: 0, signal: null, stdout: "", stderr: "" });
+      assert.deepEqual(secretTool(["lookup", "service", "cli", "username", "keep"]), { code: 0, stdout: "", stderr: "" });
+      assert.equal(inStore(["secrets", "delete", "cli", "keep"]).code, 0);
+    });
+
+    keyringTest("flags after the subcommand are flags: list <service> --json prints the names as JSON", () => {
+      assert.equal(inStore(["secrets", "set", "json-list", "b"], { input: "x" }).code, 0);
+      assert.equal(inStore(["secrets", "set", "json-list", "a"], { input: "y" }).code, 0);
+      assert.deepEqual(inStore(["secrets", "list", "json-list", "--json"]), { code: 0, signal: null, stdout: '["a","b"]\n', stderr: "" });
+      assert.deepEqual(inStore(["secrets", "--json", "list", "nobody-here"]), { code: 0, signal: null, stdout: "[]\n", stderr: "" });
+    });
+
+    keyringTest("get to a full disk or a closed pipe: one line, exit 1", async () => {
+      assert.equal(inStore(["secrets", "set", "cli", "out"], { input: "TOPSECRET-out" }).code, 0);
+      const full = spawnSync("sh", ["-c", 'exec "$0" -- "$1" secrets get cli out > /dev/full', process.execPath, RT_BIN], { cwd, env: { ...process.env, ...keyring.env }, encoding: "utf8" });
+      mistake({ code: full.status, stdout: full.stdout, stderr: full.stderr }, 1, "error: could not write to stdout: no space left on the device");
+      // The reader is gone before rt writes (rt needs far longer than this to start).
+      const child = spawn(process.execPath, ["--", RT_BIN, "secrets", "get", "cli", "out"], { cwd, env: { ...process.env, ...keyring.env }, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.destroy();
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      assert.deepEqual({ code, stderr }, { code: 1, stderr: "error: could not write to stdout: the reader closed the pipe\n" });
     });
 
     keyringTest("stdin that is not UTF-8 text is refused", () => {
@@ -266,7 +315,23 @@ describe("rt.secrets with a running keyring", () => {
       mistake(rt(["secrets", "delete", "a", "b", "c"], { cwd }), 2, "rt: rt secrets delete takes <service> <name>, got 3 arguments");
       mistake(rt(["secrets", "get", "", "b"], { cwd }), 2, "rt: service must not be empty");
       mistake(rt(["secrets", "get", "a", "x".repeat(300)], { cwd }), 2, "rt: name is 300 characters long; the limit is 255");
-      mistake(rt(["secrets", "--define", "X:1", "get", "a", "b"], { cwd }), 2, "rt: rt secrets takes no flags (got --define)");
+      mistake(rt(["secrets", "--define", "X:1", "get", "a", "b"], { cwd }), 2, "rt: --define does not apply to rt secrets (it is a flag for running programs)");
+      mistake(rt(["secrets", "get", "a", "b", "--json"], { cwd }), 2, "rt: rt secrets get does not take --json (it takes no flags)");
+      mistake(rt(["secrets", "list", "a", "--allow-empty"], { cwd }), 2, "rt: rt secrets list does not take --allow-empty (its flags: --json)");
+      mistake(rt(["--allow-empty", "app.ts"], { cwd }), 2, 'rt: --allow-empty is a flag of "rt secrets": rt secrets --allow-empty ...');
+    });
+
+    test("rt secrets <subcommand> --help is that subcommand's help, wherever --help stands", () => {
+      const setHelp = rt(["secrets", "set", "a", "b", "--help"], { cwd });
+      assert.equal(setHelp.code, 0);
+      assert.match(setHelp.stdout, /^Usage: rt secrets set <service> <name> \[--allow-empty\]\n\nStore the value read from stdin/);
+      assert.match(setHelp.stdout, /\n {2}--allow-empty +With `rt secrets set`: store an empty value/);
+      assert.equal(rt(["secrets", "--help", "list"], { cwd }).stdout.split("\n")[0], "Usage: rt secrets list <service> [--json]");
+      const overview = rt(["secrets", "--help"], { cwd });
+      assert.equal(overview.code, 0);
+      for (const line of ["rt secrets get <service> <name>", "rt secrets set <service> <name> [--allow-empty]", "rt secrets delete <service> <name>", "rt secrets list <service> [--json]"]) {
+        assert.ok(overview.stdout.includes(`  ${line} `), `${line} in:\n${overview.stdout}`);
+      }
     });
   });
 });

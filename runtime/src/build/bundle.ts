@@ -9,7 +9,7 @@ import { bundlePlan } from "./options.js";
 import { macroPlugin, tomlPlugin } from "./plugins.js";
 
 export async function bundle(entries: readonly string[], values: FlagValues, cacheRoot: string | undefined): Promise<void> {
-  const tsconfig = loadTsconfig(process.cwd(), values["tsconfig-override"] as string | undefined);
+  const tsconfig = loadTsconfig(process.cwd(), values["tsconfig-override"]);
   const plan = bundlePlan(entries, values, tsconfig);
   const plugins = [macroPlugin(plan.transpile, { allowed: plan.transpile.macros, values, cacheRoot })];
   if (plan.tomlExtensions.length > 0) plugins.push(tomlPlugin(plan.tomlExtensions));

@@ -3,14 +3,14 @@
 import * as path from "node:path";
 import type { BuildOptions, Loader } from "esbuild";
 import type { FlagValues } from "../cli/parse.js";
-import { flagByName, type LoaderName } from "../cli/flags.js";
+import { flagDefault, type LoaderName } from "../cli/flags.js";
 import { UsageError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { resolutionSettings, transpileSettings, type TranspileSettings } from "../transpile/options.js";
 import type { Tsconfig } from "../transpile/tsconfig.js";
 
-export type BuildTarget = "node" | "browser" | "rt";
-type SourceMapMode = "linked" | "inline" | "external" | "none";
+export type BuildTarget = NonNullable<FlagValues["target"]>;
+type SourceMapMode = NonNullable<FlagValues["sourcemap"]>;
 
 export interface BundlePlan {
   readonly esbuild: BuildOptions;
@@ -34,15 +34,14 @@ const ESBUILD_LOADER: Readonly<Record<Exclude<LoaderName, "toml">, Loader>> = {
 };
 
 export function bundlePlan(entries: readonly string[], values: FlagValues, tsconfig: Tsconfig): BundlePlan {
-  const target = option<BuildTarget>(values, "target");
-  const format = option<"esm" | "cjs">(values, "format");
-  const outdir = values.outdir as string | undefined;
-  const outfile = values.outfile as string | undefined;
+  const target: BuildTarget = values.target ?? flagDefault("target");
+  const format = values.format ?? flagDefault("format");
+  const { outdir, outfile } = values;
   if (outdir !== undefined && outfile !== undefined) throw new UsageError("--outdir and --outfile exclude each other: --outfile names the one bundle, --outdir a folder for several");
   if (outfile !== undefined && entries.length > 1) throw new UsageError(`--outfile names one bundle but ${entries.length} entries were given: use --outdir`);
   const toStdout = outdir === undefined && outfile === undefined;
   if (toStdout && entries.length > 1) throw new UsageError("several entries need --outdir (without it, the one bundle goes to stdout)");
-  const sourcemap = values.sourcemap === undefined ? (toStdout ? "none" : "linked") : (values.sourcemap as SourceMapMode);
+  const sourcemap: SourceMapMode = values.sourcemap ?? (toStdout ? "none" : "linked");
   if (toStdout && (sourcemap === "linked" || sourcemap === "external")) throw new UsageError(`--sourcemap=${sourcemap} writes a .map file: give --outdir or --outfile (or use --sourcemap=inline)`);
   if (values.splitting === true && (format !== "esm" || outdir === undefined)) throw new UsageError("--splitting needs --format esm and --outdir (chunks are ES modules in the output folder)");
 
@@ -52,7 +51,7 @@ export function bundlePlan(entries: readonly string[], values: FlagValues, tscon
   // string banner/footer of the transform API, which the build API spells differently).
   const { target: _target, platform: _platform, sourcemap: _sourcemap, banner: _banner, footer: _footer, tsconfigRaw, ...transform } = transpile.esbuild;
   const resolution = resolutionSettings(values);
-  const external = [...((values.external as string[] | undefined) ?? []), ...(target === "rt" ? ["rt"] : [])];
+  const external = [...(values.external ?? []), ...(target === "rt" ? ["rt"] : [])];
   const node = target !== "browser";
   const loader: Record<string, Loader> = {};
   const tomlExtensions: string[] = [];
@@ -86,10 +85,6 @@ export function bundlePlan(entries: readonly string[], values: FlagValues, tscon
     logLevel: toStdout ? "warning" : "info",
   };
   return { esbuild, transpile, tomlExtensions };
-}
-
-function option<T extends string>(values: FlagValues, name: string): T {
-  return (values[name] ?? flagByName(name)!.default) as T;
 }
 
 /** tsconfig `paths` for esbuild, absolute, since `tsconfigRaw` replaces the tsconfig.json files esbuild would read. */

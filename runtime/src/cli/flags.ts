@@ -14,18 +14,9 @@ export const FLAG_GROUPS = {
   networking: "Networking & security",
   config: "Global configuration",
   build: "Bundler (rt build)",
+  secrets: "Credentials (rt secrets)",
 } as const;
 export type FlagGroup = keyof typeof FLAG_GROUPS;
-
-/** The feature (and issue) that implements a flag. */
-export type FlagOwner =
-  | "core"
-  | "process"
-  | "scripts"
-  | "secrets"
-  | "inspector"
-  | "build"
-  | "networking";
 
 export interface FlagSpec {
   /** Long name without the leading dashes; a one-letter name is a short-only flag (`-i`). */
@@ -34,7 +25,6 @@ export interface FlagSpec {
   readonly type: FlagType;
   readonly help: string;
   readonly group: FlagGroup;
-  readonly owner: FlagOwner;
   /** Shown in help and applied when the flag is absent. */
   readonly default?: string | number | boolean;
   /** The only values accepted (string and list flags). */
@@ -65,108 +55,163 @@ export interface FlagSpec {
 export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
 export type LoaderName = (typeof LOADERS)[number];
 
-export const FLAGS: readonly FlagSpec[] = [
+// `as const`: each row keeps its literal types, from which FlagValues is derived.
+const FLAG_TABLE = [
   // general
-  { name: "help", short: "h", type: "boolean", group: "general", owner: "core", help: "Print this help and exit", config: false },
-  { name: "version", short: "v", type: "boolean", group: "general", owner: "core", help: "Print rt's version and exit", config: false },
-  { name: "eval", short: "e", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Run <code> as TypeScript (JSX enabled)", config: false },
-  { name: "print", short: "p", type: "string", valueName: "<code>", group: "general", owner: "core", help: "Like --eval, then print the result (promises are awaited)", config: false },
-  { name: "if-present", type: "boolean", group: "general", owner: "scripts", help: "Exit 0 silently when the script or file does not exist", config: false },
-  { name: "silent", type: "boolean", group: "general", owner: "scripts", help: "Don't echo the script's command", config: "run" },
-  { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", owner: "scripts", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell", config: "run" },
-  { name: "rt", short: "b", type: "boolean", group: "general", owner: "scripts", help: "Run `node` and node-shebang binaries in scripts on rt", config: "run" },
-  { name: "json", type: "boolean", group: "general", owner: "scripts", help: "With `rt run` and no name: list the scripts as JSON", config: false },
+  { name: "help", short: "h", type: "boolean", group: "general", help: "Print this help and exit", config: false },
+  { name: "version", short: "v", type: "boolean", group: "general", help: "Print rt's version and exit", config: false },
+  { name: "eval", short: "e", type: "string", valueName: "<code>", group: "general", help: "Run <code> as TypeScript (JSX enabled)", config: false },
+  { name: "print", short: "p", type: "string", valueName: "<code>", group: "general", help: "Like --eval, then print the result (promises are awaited)", config: false },
+  { name: "if-present", type: "boolean", group: "general", help: "Exit 0 silently when the script or file does not exist", config: false },
+  { name: "silent", type: "boolean", group: "general", help: "Don't echo the script's command", config: "run" },
+  { name: "shell", type: "string", values: ["system", "rt"], default: "system", group: "general", help: "Shell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell", config: "run" },
+  { name: "rt", short: "b", type: "boolean", group: "general", help: "Run `node` and node-shebang binaries in scripts on rt", config: "run" },
+  { name: "json", type: "boolean", group: "general", help: "List as JSON: `rt run` with no name (the scripts), `rt secrets list` (the names)", config: false },
   // workspaces
-  { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", owner: "scripts", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)", config: false },
-  { name: "workspaces", type: "boolean", group: "workspaces", owner: "scripts", help: "Run the script in every package of the root's `workspaces` field", config: false },
-  { name: "elide-lines", type: "number", min: 0, default: 10, group: "workspaces", owner: "scripts", help: "Lines of each package's output shown live on a terminal (0 shows all)", config: false },
-  { name: "parallel", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts at once with prefixed output", config: false },
-  { name: "sequential", type: "boolean", group: "workspaces", owner: "scripts", help: "Run several scripts one after another with prefixed output", config: false },
-  { name: "no-exit-on-error", type: "boolean", group: "workspaces", owner: "scripts", help: "With --parallel/--sequential: keep running the others when one fails", config: false },
+  { name: "filter", short: "F", type: "list", valueName: "<pattern>", group: "workspaces", help: "Run the script in each workspace package matching <pattern> (name glob, ./path glob, !exclusion)", config: false },
+  { name: "workspaces", type: "boolean", group: "workspaces", help: "Run the script in every package of the root's `workspaces` field", config: false },
+  { name: "elide-lines", type: "number", min: 0, default: 10, group: "workspaces", help: "Lines of each package's output shown live on a terminal (0 shows all)", config: false },
+  { name: "parallel", type: "boolean", group: "workspaces", help: "Run several scripts at once with prefixed output", config: false },
+  { name: "sequential", type: "boolean", group: "workspaces", help: "Run several scripts one after another with prefixed output", config: false },
+  { name: "no-exit-on-error", type: "boolean", group: "workspaces", help: "With --parallel/--sequential: keep running the others when one fails", config: false },
   // runtime & process control
-  { name: "smol", type: "boolean", group: "runtime", owner: "process", help: "Use less memory; garbage-collect more often" },
-  { name: "expose-gc", type: "boolean", group: "runtime", owner: "process", help: "Expose gc() on the global object" },
-  { name: "no-deprecation", type: "boolean", group: "runtime", owner: "process", help: "Silence deprecation warnings" },
-  { name: "throw-deprecation", type: "boolean", group: "runtime", owner: "process", help: "Throw on deprecation warnings" },
-  { name: "title", type: "string", valueName: "<title>", group: "runtime", owner: "process", help: "Set the process title" },
-  { name: "zero-fill-buffers", type: "boolean", group: "runtime", owner: "process", help: "Make Buffer.allocUnsafe return zero-filled memory" },
-  { name: "no-addons", type: "boolean", group: "runtime", owner: "process", help: "Refuse native addons (process.dlopen throws; no \"node-addons\" condition)" },
-  { name: "unhandled-rejections", type: "string", values: ["strict", "throw", "warn", "none", "warn-with-error-code"], default: "throw", group: "runtime", owner: "process", help: "What an unhandled promise rejection does" },
-  { name: "console-depth", type: "number", min: 0, default: 2, group: "runtime", owner: "process", help: "Depth of objects printed by console.log" },
-  { name: "preload", short: "r", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Load <module> before the entry (repeatable)" },
-  { name: "require", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload", aliasOf: "preload" },
-  { name: "import", type: "list", valueName: "<module>", group: "runtime", owner: "process", help: "Alias of --preload", aliasOf: "preload" },
+  { name: "smol", type: "boolean", group: "runtime", help: "Use less memory; garbage-collect more often" },
+  { name: "expose-gc", type: "boolean", group: "runtime", help: "Expose gc() on the global object" },
+  { name: "no-deprecation", type: "boolean", group: "runtime", help: "Silence deprecation warnings" },
+  { name: "throw-deprecation", type: "boolean", group: "runtime", help: "Throw on deprecation warnings" },
+  { name: "title", type: "string", valueName: "<title>", group: "runtime", help: "Set the process title" },
+  { name: "zero-fill-buffers", type: "boolean", group: "runtime", help: "Make Buffer.allocUnsafe return zero-filled memory" },
+  { name: "no-addons", type: "boolean", group: "runtime", help: "Refuse native addons (process.dlopen throws; no \"node-addons\" condition)" },
+  { name: "unhandled-rejections", type: "string", values: ["strict", "throw", "warn", "none", "warn-with-error-code"], default: "throw", group: "runtime", help: "What an unhandled promise rejection does" },
+  { name: "console-depth", type: "number", min: 0, default: 2, group: "runtime", help: "Depth of objects printed by console.log" },
+  { name: "preload", short: "r", type: "list", valueName: "<module>", group: "runtime", help: "Load <module> before the entry (repeatable)" },
+  { name: "require", type: "list", valueName: "<module>", group: "runtime", help: "Alias of --preload", aliasOf: "preload" },
+  { name: "import", type: "list", valueName: "<module>", group: "runtime", help: "Alias of --preload", aliasOf: "preload" },
   // development workflow
-  { name: "watch", type: "boolean", group: "workflow", owner: "process", help: "Restart the program when a file it loaded changes", config: false },
-  { name: "hot", type: "boolean", group: "workflow", owner: "process", help: "Reload changed modules in place, keeping global state", config: false },
-  { name: "no-clear-screen", type: "boolean", group: "workflow", owner: "process", help: "Don't clear the terminal on --watch/--hot reloads", config: false },
+  { name: "watch", type: "boolean", group: "workflow", help: "Restart the program when a file it loaded changes", config: false },
+  { name: "hot", type: "boolean", group: "workflow", help: "Reload changed modules in place, keeping global state", config: false },
+  { name: "no-clear-screen", type: "boolean", group: "workflow", help: "Don't clear the terminal on --watch/--hot reloads", config: false },
   // debugging
-  { name: "inspect", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger (Chrome DevTools Protocol over WebSocket)", config: false },
-  { name: "inspect-wait", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and wait for a client before running code", config: false },
-  { name: "inspect-brk", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", owner: "inspector", help: "Start the debugger and pause on the entry's first line", config: false },
+  { name: "inspect", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", help: "Start the debugger (Chrome DevTools Protocol over WebSocket)", config: false },
+  { name: "inspect-wait", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", help: "Start the debugger and wait for a client before running code", config: false },
+  { name: "inspect-brk", type: "string", optionalValue: true, valueName: "[[host:]port[/prefix]]", group: "debugging", help: "Start the debugger and pause on the entry's first line", config: false },
   // dependency & module resolution
-  { name: "install", type: "string", values: ["auto", "fallback", "force"], default: "auto", group: "resolution", owner: "networking", help: "Auto-install missing packages: auto (no node_modules), fallback (missing only), force (always)" },
-  { name: "i", type: "boolean", implies: { install: "fallback" }, group: "resolution", owner: "networking", help: "Same as --install=fallback", config: false },
-  { name: "no-install", type: "boolean", group: "resolution", owner: "networking", help: "Never auto-install packages" },
-  { name: "prefer-offline", type: "boolean", group: "resolution", owner: "networking", help: "Resolve auto-installed packages from the cache without a staleness check" },
-  { name: "prefer-latest", type: "boolean", group: "resolution", owner: "networking", help: "Always check the registry for the latest matching versions" },
-  { name: "conditions", type: "list", valueName: "<name>", group: "resolution", owner: "core", help: "Extra package `exports`/`imports` conditions (repeatable)" },
-  { name: "main-fields", type: "string", valueName: "<a,b>", group: "resolution", owner: "core", help: "package.json fields tried for a package's entry when it has no `exports` (default: main)" },
-  { name: "preserve-symlinks", type: "boolean", group: "resolution", owner: "core", help: "Resolve modules by their symlinked path, not the real path" },
-  { name: "preserve-symlinks-main", type: "boolean", group: "resolution", owner: "core", help: "Keep the entry's symlinked path" },
-  { name: "extension-order", type: "string", valueName: "<.a,.b>", default: ".tsx,.ts,.jsx,.js,.json", group: "resolution", owner: "core", help: "Extensions tried for extensionless imports" },
+  { name: "install", type: "string", values: ["auto", "fallback", "force"], default: "auto", group: "resolution", help: "Auto-install missing packages: auto (no node_modules), fallback (missing only), force (always)" },
+  { name: "i", type: "boolean", implies: { install: "fallback" }, group: "resolution", help: "Same as --install=fallback", config: false },
+  { name: "no-install", type: "boolean", group: "resolution", help: "Never auto-install packages" },
+  { name: "prefer-offline", type: "boolean", group: "resolution", help: "Resolve auto-installed packages from the cache without a staleness check" },
+  { name: "prefer-latest", type: "boolean", group: "resolution", help: "Always check the registry for the latest matching versions" },
+  { name: "conditions", type: "list", valueName: "<name>", group: "resolution", help: "Extra package `exports`/`imports` conditions (repeatable)" },
+  { name: "main-fields", type: "string", valueName: "<a,b>", group: "resolution", help: "package.json fields tried for a package's entry when it has no `exports` (default: main)" },
+  { name: "preserve-symlinks", type: "boolean", group: "resolution", help: "Resolve modules by their symlinked path, not the real path" },
+  { name: "preserve-symlinks-main", type: "boolean", group: "resolution", help: "Keep the entry's symlinked path" },
+  { name: "extension-order", type: "string", valueName: "<.a,.b>", default: ".tsx,.ts,.jsx,.js,.json", group: "resolution", help: "Extensions tried for extensionless imports" },
   // transpilation & language
-  { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", owner: "core", help: "tsconfig.json for every file (default: the nearest to each file)" },
-  { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", owner: "core", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'", keyed: {} },
-  { name: "drop", type: "list", valueName: "<name>", group: "transpilation", owner: "core", help: "Remove calls, e.g. --drop=console or --drop=debugger" },
-  { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", owner: "core", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}`, keyed: { values: LOADERS } },
-  { name: "no-macros", type: "boolean", group: "transpilation", owner: "build", help: "Refuse macro imports (with { type: \"macro\" })" },
-  { name: "jsx-factory", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Function called for JSX elements with the classic runtime (default: React.createElement)" },
-  { name: "jsx-fragment", type: "string", valueName: "<name>", group: "transpilation", owner: "core", help: "Value used for JSX fragments with the classic runtime (default: React.Fragment)" },
-  { name: "jsx-import-source", type: "string", valueName: "<module>", default: "react", group: "transpilation", owner: "core", help: "Module the automatic runtime imports jsx() from" },
-  { name: "jsx-runtime", type: "string", values: ["automatic", "classic"], default: "automatic", group: "transpilation", owner: "core", help: "JSX runtime" },
-  { name: "jsx-side-effects", type: "boolean", group: "transpilation", owner: "core", help: "Treat JSX elements as having side effects (no pure annotations)" },
-  { name: "ignore-dce-annotations", type: "boolean", group: "transpilation", owner: "core", help: "Ignore @__PURE__ and sideEffects annotations" },
+  { name: "tsconfig-override", type: "string", valueName: "<file>", group: "transpilation", help: "tsconfig.json for every file (default: the nearest to each file)" },
+  { name: "define", short: "d", type: "list", valueName: "<K:V>", group: "transpilation", help: "Replace K with V while transpiling; V is JSON, e.g. --define process.env.MODE:'\"prod\"'", keyed: {} },
+  { name: "drop", type: "list", valueName: "<name>", group: "transpilation", help: "Remove calls, e.g. --drop=console or --drop=debugger" },
+  { name: "loader", short: "l", type: "list", valueName: "<.ext:loader>", group: "transpilation", help: `Parse files ending in .ext with a loader: ${LOADERS.join(", ")}`, keyed: { values: LOADERS } },
+  { name: "no-macros", type: "boolean", group: "transpilation", help: "Refuse macro imports (with { type: \"macro\" })" },
+  { name: "jsx-factory", type: "string", valueName: "<name>", group: "transpilation", help: "Function called for JSX elements with the classic runtime (default: React.createElement)" },
+  { name: "jsx-fragment", type: "string", valueName: "<name>", group: "transpilation", help: "Value used for JSX fragments with the classic runtime (default: React.Fragment)" },
+  { name: "jsx-import-source", type: "string", valueName: "<module>", default: "react", group: "transpilation", help: "Module the automatic runtime imports jsx() from" },
+  { name: "jsx-runtime", type: "string", values: ["automatic", "classic"], default: "automatic", group: "transpilation", help: "JSX runtime" },
+  { name: "jsx-side-effects", type: "boolean", group: "transpilation", help: "Treat JSX elements as having side effects (no pure annotations)" },
+  { name: "ignore-dce-annotations", type: "boolean", group: "transpilation", help: "Ignore @__PURE__ and sideEffects annotations" },
   // networking & security
-  { name: "port", type: "number", min: 0, max: 65535, valueName: "<port>", group: "networking", owner: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
-  { name: "user-agent", type: "string", valueName: "<ua>", group: "networking", owner: "networking", help: "Default User-Agent for fetch and http" },
-  { name: "fetch-preconnect", type: "list", valueName: "<url>", group: "networking", owner: "networking", help: "Open a connection to <url> while code loads" },
-  { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", owner: "networking", help: "Order of DNS lookup results (dns.lookup, fetch, net.connect)" },
-  { name: "max-http-header-size", type: "number", min: 1, default: 16384, valueName: "<bytes>", group: "networking", owner: "networking", help: "Largest HTTP header block in bytes (rt.serve answers 431 above it; also node:http and fetch)" },
-  { name: "use-system-ca", type: "boolean", group: "networking", owner: "networking", help: "Also trust the operating system's certificate store" },
-  { name: "use-default-lib-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the TLS library's (OpenSSL's) default certificate store instead of the bundled one" },
-  { name: "use-bundled-ca", type: "boolean", group: "networking", owner: "networking", help: "Trust the bundled Mozilla certificate store (default)" },
-  { name: "sql-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to PostgreSQL ($DATABASE_URL) at startup" },
-  { name: "kvstore-preconnect", type: "boolean", group: "networking", owner: "networking", help: "Connect to Redis/Valkey ($REDIS_URL) at startup" },
+  { name: "port", type: "number", min: 0, max: 65535, valueName: "<port>", group: "networking", help: "Default port for rt.serve (then $PORT, then 3000)" },
+  { name: "user-agent", type: "string", valueName: "<ua>", group: "networking", help: "Default User-Agent for fetch and http" },
+  { name: "fetch-preconnect", type: "list", valueName: "<url>", group: "networking", help: "Open a connection to <url> while code loads" },
+  { name: "dns-result-order", type: "string", values: ["verbatim", "ipv4first", "ipv6first"], default: "verbatim", group: "networking", help: "Order of DNS lookup results (dns.lookup, fetch, net.connect)" },
+  { name: "max-http-header-size", type: "number", min: 1, default: 16384, valueName: "<bytes>", group: "networking", help: "Largest HTTP header block in bytes (rt.serve answers 431 above it; also node:http and fetch)" },
+  { name: "use-system-ca", type: "boolean", group: "networking", help: "Also trust the operating system's certificate store" },
+  { name: "use-default-lib-ca", type: "boolean", group: "networking", help: "Trust the TLS library's (OpenSSL's) default certificate store instead of the bundled one" },
+  { name: "use-bundled-ca", type: "boolean", group: "networking", help: "Trust the bundled Mozilla certificate store (default)" },
+  { name: "sql-preconnect", type: "boolean", group: "networking", help: "Connect to PostgreSQL ($DATABASE_URL) at startup" },
+  { name: "kvstore-preconnect", type: "boolean", group: "networking", help: "Connect to Redis/Valkey ($REDIS_URL) at startup" },
   // global configuration
-  { name: "env-file", type: "list", valueName: "<file>", group: "config", owner: "process", help: "Load environment variables from <file> (repeatable; later files win)" },
-  { name: "no-env-file", type: "boolean", group: "config", owner: "process", help: "Don't load .env, .env.$NODE_ENV and .env.local automatically" },
-  { name: "cwd", type: "string", valueName: "<abs path>", group: "config", owner: "process", help: "Change the working directory before anything resolves", config: false },
-  { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", owner: "process", help: "Config file (default: $cwd/rtfig.toml)", config: false },
+  { name: "env-file", type: "list", valueName: "<file>", group: "config", help: "Load environment variables from <file> (repeatable; later files win)" },
+  { name: "no-env-file", type: "boolean", group: "config", help: "Don't load .env, .env.$NODE_ENV and .env.local automatically" },
+  { name: "cwd", type: "string", valueName: "<abs path>", group: "config", help: "Change the working directory before anything resolves", config: false },
+  { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", help: "Config file (default: $cwd/rtfig.toml)", config: false },
   // bundler (rt build); --watch rebuilds, and the transpilation & resolution flags apply as when running
-  { name: "outdir", type: "string", valueName: "<dir>", group: "build", owner: "build", command: "build", help: "Write the bundles (and their source maps) to <dir>", config: false },
-  { name: "outfile", type: "string", valueName: "<file>", group: "build", owner: "build", command: "build", help: "Write the one entry's bundle to <file>", config: false },
-  { name: "target", type: "string", values: ["node", "browser", "rt"], default: "node", group: "build", owner: "build", command: "build", help: "Where the bundle runs", config: false },
-  { name: "format", type: "string", values: ["esm", "cjs"], default: "esm", group: "build", owner: "build", command: "build", help: "Module format of the bundle", config: false },
-  { name: "minify", type: "boolean", group: "build", owner: "build", command: "build", help: "Minify whitespace, syntax and identifiers", config: false },
-  { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", owner: "build", command: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none", config: false },
-  { name: "external", type: "list", valueName: "<module>", group: "build", owner: "build", command: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)", config: false },
-  { name: "splitting", type: "boolean", group: "build", owner: "build", command: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)", config: false },
-];
+  { name: "outdir", type: "string", valueName: "<dir>", group: "build", command: "build", help: "Write the bundles (and their source maps) to <dir>", config: false },
+  { name: "outfile", type: "string", valueName: "<file>", group: "build", command: "build", help: "Write the one entry's bundle to <file>", config: false },
+  { name: "target", type: "string", values: ["node", "browser", "rt"], default: "node", group: "build", command: "build", help: "Where the bundle runs", config: false },
+  { name: "format", type: "string", values: ["esm", "cjs"], default: "esm", group: "build", command: "build", help: "Module format of the bundle", config: false },
+  { name: "minify", type: "boolean", group: "build", command: "build", help: "Minify whitespace, syntax and identifiers", config: false },
+  { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", command: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none", config: false },
+  { name: "external", type: "list", valueName: "<module>", group: "build", command: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)", config: false },
+  { name: "splitting", type: "boolean", group: "build", command: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)", config: false },
+  // credentials (rt secrets)
+  { name: "allow-empty", type: "boolean", group: "secrets", command: "secrets", help: "With `rt secrets set`: store an empty value (an empty stdin is refused otherwise)", config: false },
+] as const satisfies readonly FlagSpec[];
 
-/** Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the script). */
+export const FLAGS: readonly FlagSpec[] = FLAG_TABLE;
+
+type FlagRow = (typeof FLAG_TABLE)[number];
+type ValueOf<Row> = Row extends { readonly type: "boolean" }
+  ? boolean
+  : Row extends { readonly type: "number" }
+    ? number
+    : Row extends { readonly type: "list" }
+      ? string[]
+      : Row extends { readonly values: readonly (infer Value)[] }
+        ? Value
+        : string;
+
+/**
+ * Flag values by long name, typed from the table: booleans, numbers, a string (one of `values`
+ * where the row lists them), string arrays for list flags. Absent flags are undefined; an
+ * alias's values are under the flag it aliases.
+ */
+export type FlagValues = { -readonly [Row in FlagRow as Row extends { readonly aliasOf: string } ? never : Row["name"]]?: ValueOf<Row> };
+export type FlagName = keyof FlagValues;
+
+/** Which flags a command takes besides the rows that name it (`command`): whole groups and single flags. */
+interface CommandFlags {
+  readonly groups: readonly FlagGroup[];
+  readonly flags: readonly string[];
+}
+
+/**
+ * Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the
+ * script). `takes` is the one statement of the flags a command accepts; without it, every flag
+ * but other commands' own (running a program: `rt <file>` and `rt run`).
+ */
 export const COMMANDS = {
-  run: { usage: "rt run [flags] <file|script|binary|command> [args...]", help: "Run a file, a package.json script, a project binary or a system command", owner: "core" },
-  build: { usage: "rt build [flags] <entry...>", help: "Bundle for node, browsers or rt", owner: "build" },
-  secrets: { usage: "rt secrets <get|set|delete|list> ...", help: "Manage credentials in the OS credential store", owner: "secrets" },
-} as const satisfies Record<string, { usage: string; help: string; owner: FlagOwner }>;
+  run: { usage: "rt run [flags] <file|script|binary|command> [args...]", help: "Run a file, a package.json script, a project binary or a system command" },
+  build: {
+    usage: "rt build [flags] <entry...>",
+    help: "Bundle for node, browsers or rt",
+    // A bundle compiles as rt runs the sources: the transpilation and resolution flags apply.
+    takes: { groups: ["build", "transpilation", "resolution", "config"], flags: ["help", "version", "watch", "no-clear-screen"] },
+  },
+  secrets: {
+    usage: "rt secrets <get|set|delete|list> ...",
+    help: "Manage credentials in the OS credential store",
+    takes: { groups: ["secrets"], flags: ["help", "json"] },
+  },
+} as const satisfies Record<string, { usage: string; help: string; takes?: CommandFlags }>;
 export type CommandName = keyof typeof COMMANDS;
+
+/** Whether `command` (undefined: running a file) takes `flag`. */
+export function commandTakes(command: CommandName | undefined, flag: FlagSpec): boolean {
+  if (flag.command) return flag.command === command;
+  if (command === undefined) return true;
+  const { takes }: { readonly help: string; readonly takes?: CommandFlags } = COMMANDS[command];
+  return !takes || takes.groups.includes(flag.group) || takes.flags.includes(flag.name);
+}
 
 const byName = new Map<string, FlagSpec>();
 const byShort = new Map<string, FlagSpec>();
 for (const flag of FLAGS) {
   byName.set(flag.name, flag);
   if (flag.short) byShort.set(flag.short, flag);
+}
+/** A flag's default from the table, typed as its value (only for rows that have one). */
+export function flagDefault<Name extends FlagName>(name: Name): NonNullable<FlagValues[Name]> {
+  return byName.get(name)!.default as NonNullable<FlagValues[Name]>;
 }
 export function flagByName(name: string): FlagSpec | undefined {
   return byName.get(name);

@@ -33,7 +33,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
   try {
     const parsed = parseArgs(argv);
     assertFlagsFitCommand(parsed);
-    changeDirectory(parsed.values.cwd as string | undefined);
+    changeDirectory(parsed.values.cwd);
     // rt build --watch rebuilds in place (esbuild watches); only programs run under the supervisor.
     if (parsed.values.watch === true && parsed.command !== "build" && !isWatchChild()) {
       running = superviseWatch(argv, parsed.values);
@@ -71,15 +71,13 @@ function reportUserMistake(error: unknown): void {
 function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<void> {
   const { values, target, args } = parsed;
   const invocation: Invocation = { values, args, cacheRoot };
+  // `rt secrets <subcommand> --help` is that subcommand's help.
+  if (parsed.command === "secrets") return secretsCommand(target, args, parsed);
   if (values.help) return print(helpText());
   if (values.version) return print(`${RT_VERSION}\n`);
   if (parsed.command === "build") return buildCommand(parsed, invocation);
-  if (values.print !== undefined) return printCode(values.print as string, invocation);
-  if (values.eval !== undefined) return evalCode(values.eval as string, invocation);
-  if (parsed.command === "secrets") {
-    if (parsed.given.length > 0) throw new UsageError(`rt secrets takes no flags (got --${parsed.given[0]})`);
-    return secretsCommand(target, args);
-  }
+  if (values.print !== undefined) return printCode(values.print, invocation);
+  if (values.eval !== undefined) return evalCode(values.eval, invocation);
   if (target === "-") return runStdin(invocation);
   if (isScriptCommand(parsed)) return runScripts(parsed, invocation);
   if (target === undefined) return print(helpText());

@@ -16,6 +16,8 @@ const parsed: [argv: string[], expected: Partial<ReturnType<typeof parseArgs>>][
   [["run", "dev", "--", "--x"], { command: "run", target: "dev", args: ["--", "--x"] }],
   [["build", "a.ts", "--outdir", "d"], { command: "build", values: { outdir: "d" }, target: "a.ts" }],
   [["-bF", "a", "run", "x"], { values: { rt: true, filter: ["a"] }, command: "run", target: "x" }],
+  [["secrets", "list", "svc", "--json"], { command: "secrets", values: { json: true }, target: "list", args: ["svc"] }],
+  [["secrets", "set", "--allow-empty", "svc", "n"], { command: "secrets", values: { "allow-empty": true }, target: "set", args: ["svc", "n"] }],
 ];
 for (const [argv, expected] of parsed) {
   test(`rt ${argv.join(" ")}`, () => {
@@ -30,6 +32,7 @@ const refused: [argv: string[], message: RegExp][] = [
   [["--console-depth", "deep", "x"], /^invalid value "deep" for --console-depth: expected a whole number >= 0$/],
   [["--console-depth=-1", "x"], /^invalid value "-1" for --console-depth/],
   [["--shell=bash", "x"], /^invalid value "bash" for --shell; valid values: system, rt$/],
+  [["--title=a", "--title", "b", "x"], /^--title is given more than once; it takes one value$/],
 ];
 for (const [argv, message] of refused) {
   test(`rt ${argv.join(" ")} is refused`, () => {

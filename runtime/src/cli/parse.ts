@@ -1,10 +1,23 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, flagByName, flagByShort, type CommandName, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAGS, commandTakes, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
+export type { FlagValues } from "./flags.js";
 export type FlagValue = string | number | boolean | string[];
-export type FlagValues = Record<string, FlagValue | undefined>;
+
+/**
+ * The value of a flag named at run time (a table row, an rtfig.toml key). Code that names its
+ * flag reads `values.port` and gets the table's type; this is the one untyped door.
+ */
+export function flagValue(values: FlagValues, name: string): FlagValue | undefined {
+  return (values as Record<string, FlagValue | undefined>)[name];
+}
+
+/** Sets a flag named at run time; the value was converted by its row (convertFlagValue, rtfig.toml). */
+export function setFlagValue(values: FlagValues, name: string, value: FlagValue): void {
+  (values as Record<string, FlagValue | undefined>)[name] = value;
+}
 
 export interface ParsedArgs {
   /** Flag values by long name; list flags are arrays, absent flags are undefined. */
@@ -22,22 +35,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const values: FlagValues = {};
   const given: string[] = [];
   let command: CommandName | undefined;
-  // `rt build` has no program to hand arguments to: flags may follow its entries.
+  // `rt build` and `rt secrets` have no program to hand arguments to: flags may follow their entries.
   const entries: string[] = [];
   let positional = argv.length;
 
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
     const value = convertFlagValue(flag, raw, shown);
+    // Which of two values was meant is a guess: refuse rather than let the last one win.
+    if (flag.type !== "list" && flag.type !== "boolean" && given.includes(flag.name)) throw new UsageError(`${shown} is given more than once; it takes one value`);
     given.push(flag.name);
     if (flag.type === "list") {
       const name = flag.aliasOf ?? flag.name;
-      const list = (values[name] as string[] | undefined) ?? [];
-      list.push(value as string);
-      values[name] = list;
+      const before = flagValue(values, name);
+      setFlagValue(values, name, [...(Array.isArray(before) ? before : []), String(value)]);
     } else {
-      values[flag.name] = value;
+      setFlagValue(values, flag.name, value);
     }
-    for (const [name, implied] of Object.entries(flag.implies ?? {})) values[name] = implied;
+    for (const [name, implied] of Object.entries(flag.implies ?? {})) setFlagValue(values, name, implied);
   };
 
   for (const arg of scanArgs(argv)) {
@@ -65,7 +79,7 @@ export type ScannedArg =
   /** A flag; `flag` is undefined for an unknown one, `value` for a missing value (`valueIndex`: the argument holding it, if separate). */
   | { readonly kind: "flag"; readonly index: number; readonly shown: string; readonly flag?: FlagSpec; readonly value?: string | true; readonly valueIndex?: number }
   | { readonly kind: "command"; readonly index: number; readonly command: CommandName }
-  /** An entry of `rt build`, which reads flags after its entries too. */
+  /** An entry of `rt build` or an argument of `rt secrets`, which read flags after them too. */
   | { readonly kind: "entry"; readonly index: number }
   /** Where the target and the program's arguments start (argv.length when there are none); always last. */
   | { readonly kind: "rest"; readonly index: number };
@@ -92,7 +106,7 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
         yield { kind: "command", index: i, command };
         continue;
       }
-      if (command === "build") {
+      if (command === "build" || command === "secrets") {
         yield { kind: "entry", index: i };
         continue;
       }
@@ -134,11 +148,13 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
   yield { kind: "rest", index: argv.length };
 }
 
-/** A flag of one command (e.g. rt build's --outdir) given to another is refused, never ignored. */
+/** A flag the command does not take (e.g. rt build's --outdir on a run) is refused, never ignored. */
 export function assertFlagsFitCommand(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
-    if (flag.command && parsed.command !== flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
+    if (commandTakes(parsed.command, flag)) continue;
+    if (flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
+    throw new UsageError(`${display(flag)} does not apply to rt ${parsed.command} (it is a flag for running programs)`);
   }
 }
 

@@ -44,7 +44,7 @@ export interface PreparedRuntime {
  */
 export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (resolver: FileResolver) => string, inWorker = false): PreparedRuntime {
   const cwd = process.cwd();
-  const tsconfigOverride = values["tsconfig-override"] as string | undefined;
+  const tsconfigOverride = values["tsconfig-override"];
   reportWatched(path.resolve(tsconfigOverride ?? "tsconfig.json"));
   const tsconfigs = new TsconfigLocator(loadTsconfig(cwd, tsconfigOverride), tsconfigOverride !== undefined, reportWatched);
   const transpile = transpileSettings(values, tsconfigs.fallback, process.env.NODE_ENV);
@@ -77,7 +77,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
   loader.install();
   passToChildProcesses(inheritedSettings(values, cacheRoot));
-  installNamespace(entry, { port: values.port as number | undefined });
+  installNamespace(entry, { port: values.port });
   preconnectStores(values);
   if (cache) process.once("exit", () => cache.pruneIfDue());
   // Last: with --inspect-wait/--inspect-brk nothing of the program (preloads included) runs

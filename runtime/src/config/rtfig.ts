@@ -1,11 +1,11 @@
 // rtfig.toml: defaults for the flag table, merged under the command line. Found at `--config
-// <file>` or `<cwd>/rtfig.toml`; without either nothing is read or loaded but one stat.
+// <file>` or `<cwd>/rtfig.toml`; without either nothing is read or loaded but one failed open.
 // Unknown keys are warnings naming file:line:col;
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
-import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { flagByName, type FlagSpec } from "../cli/flags.js";
-import { display, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { display, flagValue, setFlagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { readProjectFile } from "../data-files.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";
 import { closestMatches, displayPath } from "../text.js";
@@ -14,27 +14,29 @@ import { flagForKey, keysOf, type ConfigTable } from "./keys.js";
 
 /** `values` (the command line) over the defaults of the config file, if there is one. */
 export function withConfig(values: FlagValues): FlagValues {
-  const explicit = values.config as string | undefined;
+  const explicit = values.config;
   const file = path.resolve(explicit ?? "rtfig.toml");
   reportWatched(file);
-  if (!existsSync(file)) {
+  const shown = explicit === undefined ? displayPath(file) : `--config ${explicit}`;
+  const text = readProjectFile(file, (reason) => new UsageError(`${shown}: ${reason}`));
+  if (text === undefined) {
     if (explicit !== undefined) throw new UsageError(`--config: no such file: ${explicit}`);
     return values;
   }
-  const defaults = readConfig(file);
+  const defaults = readConfig(file, text);
   const merged: FlagValues = { ...defaults };
   for (const [name, value] of Object.entries(values)) {
-    const base = merged[name];
+    if (value === undefined) continue;
+    const base = flagValue(merged, name);
     // Lists add up (the command line's entries last, so they win for the same key); others replace.
-    merged[name] = Array.isArray(base) && Array.isArray(value) ? [...base, ...value] : value;
+    setFlagValue(merged, name, Array.isArray(base) && Array.isArray(value) ? [...base, ...value] : value);
   }
   return merged;
 }
 
 type TomlTable = Record<string, unknown>;
 
-function readConfig(file: string): FlagValues {
-  const text = readFileSync(file, "utf8");
+function readConfig(file: string, text: string): FlagValues {
   const where = new KeyLocator(displayPath(file), text);
   // Loaded on demand: most projects have no rtfig.toml.
   const toml = require("smol-toml") as typeof import("smol-toml");
@@ -66,8 +68,8 @@ function readConfig(file: string): FlagValues {
       const converted = convert(flag, value, `${at}: invalid value for "${qualified(table, key)}"`);
       if (origins.has(flag.name)) throw new UsageError(`${at}: "${qualified(table, key)}" sets ${display(flag)} again (already set by "${origins.get(flag.name)}")`);
       origins.set(flag.name, qualified(table, key));
-      const before = values[name];
-      values[name] = Array.isArray(before) ? [...before, ...(converted as string[])] : converted;
+      const before = flagValue(values, name);
+      setFlagValue(values, name, Array.isArray(before) && Array.isArray(converted) ? [...before, ...converted] : converted);
     }
   };
   readTable("", document);

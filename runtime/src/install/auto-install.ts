@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
+import { flagDefault } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { packageName, readPackageJson } from "../loader/resolve.js";
 import type { InstallerChannel, InstallJob, InstallRequest, InstallResult } from "./installer.js";
@@ -43,7 +44,7 @@ export class AutoInstaller {
   /** From the flags: undefined under --no-install. */
   static fromFlags(values: FlagValues, cacheRoot: string | undefined): AutoInstaller | undefined {
     if (values["no-install"] === true) return undefined;
-    const mode = (values.install as "auto" | "fallback" | "force" | undefined) ?? "auto";
+    const mode = values.install ?? flagDefault("install");
     return new AutoInstaller(mode, values["prefer-offline"] === true, values["prefer-latest"] === true, cacheRoot);
   }
 

@@ -3,8 +3,9 @@
 // tsconfig nearest the importer), and packages without `exports` resolved by CommonJS's rules
 // for every importer (subpaths without extension, directory `main`s, `--main-fields`).
 // Packages with `exports`/`imports` go to Node; `sourceFor` maps a missing target to its source.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { cannotRead, parseJson, readProjectFile } from "../data-files.js";
 import type { TsconfigLocator } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {
@@ -179,17 +180,14 @@ function findPackage(name: string, fromDir: string): string | undefined {
   }
 }
 
+/**
+ * A package.json's fields; undefined when there is none. One that cannot be read (a symbolic
+ * link loop, no permission) or is not JSON is the user's to fix: one line, file:line:column.
+ * (Node would stop on it too, with its own stack.)
+ */
 export function readPackageJson(file: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = readProjectFile(file, cannotRead(file, "ERR_PACKAGE_JSON"), { skipDirectory: true });
+  if (text === undefined) return undefined;
+  const value = parseJson(file, text, "ERR_PACKAGE_JSON");
+  return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
 }

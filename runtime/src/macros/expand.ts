@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { FLAGS } from "../cli/flags.js";
-import type { FlagValues } from "../cli/parse.js";
+import { flagValue, setFlagValue, type FlagValues } from "../cli/parse.js";
 import { ProgramError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { hashBytes } from "../transpile/hash.js";
@@ -103,7 +103,10 @@ const RUNNER_GROUPS = new Set(["transpilation", "resolution"]);
 
 function macroRequest({ plan, modules }: PreparedMacros, context: MacroContext): MacroRequest {
   const values: FlagValues = {};
-  for (const flag of FLAGS) if (RUNNER_GROUPS.has(flag.group) && context.values[flag.name] !== undefined) values[flag.name] = context.values[flag.name];
+  for (const flag of FLAGS) {
+    const value = RUNNER_GROUPS.has(flag.group) ? flagValue(context.values, flag.name) : undefined;
+    if (value !== undefined) setFlagValue(values, flag.name, value);
+  }
   const calls = plan.calls.map((call) => ({ module: modules[call.module]!, exportName: call.exportName, args: call.args }));
   return { cwd: process.cwd(), cacheRoot: context.cacheRoot, values, calls };
 }

@@ -6,11 +6,11 @@ import { UsageError } from "../errors.js";
 import type { FlagValues } from "../cli/parse.js";
 
 export function applyNetworkFlags(values: FlagValues): void {
-  const order = values["dns-result-order"] as "verbatim" | "ipv4first" | "ipv6first" | undefined;
+  const order = values["dns-result-order"];
   if (order !== undefined) (require("node:dns") as typeof import("node:dns")).setDefaultResultOrder(order);
-  const userAgent = values["user-agent"] as string | undefined;
+  const userAgent = values["user-agent"];
   if (userAgent !== undefined) (require("./user-agent.js") as typeof import("./user-agent.js")).setDefaultUserAgent(checkedUserAgent(userAgent));
-  const preconnects = values["fetch-preconnect"] as string[] | undefined;
+  const preconnects = values["fetch-preconnect"];
   if (preconnects?.length) (require("./preconnect.js") as typeof import("./preconnect.js")).preconnect(preconnects.map(checkedOrigin));
 }
 

@@ -1,7 +1,7 @@
 // The process flags Node can take after start: applied in-process before the program's first
 // module, each only when given (nothing is loaded or patched for a flag that is absent).
 import type { FlagValues } from "../cli/parse.js";
-import { flagByName } from "../cli/flags.js";
+import { flagDefault } from "../cli/flags.js";
 import { handleRejections } from "./rejections.js";
 
 export function applyRuntimeFlags(values: FlagValues): void {
@@ -10,9 +10,10 @@ export function applyRuntimeFlags(values: FlagValues): void {
   if (values["throw-deprecation"] === true) process.throwDeprecation = true;
   if (values["no-addons"] === true) refuseAddons();
   const depth = values["console-depth"];
-  if (depth !== undefined && depth !== flagByName("console-depth")!.default) setConsoleDepth(depth as number);
+  if (depth !== undefined && depth !== flagDefault("console-depth")) setConsoleDepth(depth);
   const rejections = values["unhandled-rejections"];
-  if (rejections !== undefined && rejections !== flagByName("unhandled-rejections")!.default) handleRejections(rejections as Parameters<typeof handleRejections>[0]);
+  // "throw" (the default) is what Node does without a handler.
+  if (rejections !== undefined && rejections !== "throw") handleRejections(rejections);
 }
 
 /** V8 creates `gc` only for contexts made after the flag is set: take it from a fresh one. */

@@ -2,12 +2,12 @@
 // replacing its own process image with one started with those options (process.execve):
 // no second process, so the pid, signals, exit codes and stdio are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
-import type { FlagValues } from "../cli/parse.js";
-import { flagByName } from "../cli/flags.js";
+import { flagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { flagDefault } from "../cli/flags.js";
 import { UsageError } from "../errors.js";
 
 /** rt flag → the Node options that implement it at process start (none: applied in-process). */
-const STARTUP_OPTIONS: Readonly<Record<string, (value: NonNullable<FlagValues[string]>) => readonly string[]>> = {
+const STARTUP_OPTIONS: Readonly<Record<string, (value: FlagValue) => readonly string[]>> = {
   // Node's CommonJS loader re-resolves packages to their real path unless started with it.
   "preserve-symlinks": () => ["--preserve-symlinks"],
   // Buffer's pool and allocUnsafe skip zero-filling unless Node starts with it.
@@ -18,13 +18,13 @@ const STARTUP_OPTIONS: Readonly<Record<string, (value: NonNullable<FlagValues[st
   "use-system-ca": () => ["--use-system-ca"],
   "use-default-lib-ca": () => ["--use-openssl-ca"],
   // Process-wide, as Bun's flag: node:http servers and clients and fetch() parse with it too.
-  "max-http-header-size": (size) => (size === flagByName("max-http-header-size")!.default ? [] : [`--max-http-header-size=${size}`]),
+  "max-http-header-size": (size) => (size === flagDefault("max-http-header-size") ? [] : [`--max-http-header-size=${size}`]),
 };
 
 /** Node starts with one root store: OpenSSL's default store excludes the other two. */
 function assertOneTrustStore(values: FlagValues): void {
   if (values["use-default-lib-ca"] !== true) return;
-  const other = ["use-system-ca", "use-bundled-ca"].find((flag) => values[flag] === true);
+  const other = (["use-system-ca", "use-bundled-ca"] as const).find((flag) => values[flag] === true);
   if (other) throw new UsageError(`--use-default-lib-ca and --${other} choose different certificate stores: give one of them`);
 }
 
@@ -34,7 +34,7 @@ export function applyStartupOptions(values: FlagValues, rtArgs: readonly string[
   const started = new Set(process.execArgv.map(optionName));
   const missing: string[] = [];
   for (const [flag, options] of Object.entries(STARTUP_OPTIONS)) {
-    const value = values[flag];
+    const value = flagValue(values, flag);
     if (value === undefined || value === false) continue;
     for (const option of options(value)) if (!started.has(optionName(option))) missing.push(option);
   }

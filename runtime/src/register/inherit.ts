@@ -21,7 +21,7 @@ import { isBuiltin, syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import type { WorkerOptions } from "node:worker_threads";
 import { flagByName, type FlagGroup } from "../cli/flags.js";
-import type { FlagValues } from "../cli/parse.js";
+import { setFlagValue, type FlagValues } from "../cli/parse.js";
 import { LOADER_VARIABLE, NODE_OPTIONS, THREAD_VARIABLE } from "./variables.js";
 
 
@@ -54,7 +54,7 @@ export function inheritedSettings(values: FlagValues, cacheRoot: string | undefi
     const flag = flagByName(name);
     if (value === undefined || !flag || flag.config === false || NOT_INHERITED.has(name) || !INHERITED_GROUPS.has(flag.group)) continue;
     // A child may run in another directory: the file means the one this process found.
-    flags[name] = name === "tsconfig-override" ? path.resolve(value as string) : value;
+    setFlagValue(flags, name, name === "tsconfig-override" && typeof value === "string" ? path.resolve(value) : value);
   }
   return cacheRoot === undefined ? { flags } : { flags, cacheRoot };
 }

@@ -1,9 +1,8 @@
 // package.json as the script runner sees it: scripts in file order, workspace patterns and the
 // names of the packages it depends on. A malformed file is the user's to fix: file:line:column.
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ProgramError } from "../errors.js";
-import { parseJson } from "../data-files.js";
+import { cannotRead, parseJson, readProjectFile } from "../data-files.js";
 import { displayPath } from "../text.js";
 
 export interface Manifest {
@@ -25,13 +24,8 @@ const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependenc
 /** Reads `dir/package.json`; undefined when there is none. */
 export function readManifest(dir: string): Manifest | undefined {
   const file = path.join(dir, "package.json");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw new ProgramError(`cannot read ${file}: ${(error as Error).message}`, "ERR_PACKAGE_JSON");
-  }
+  const text = readProjectFile(file, cannotRead(file, "ERR_PACKAGE_JSON"));
+  if (text === undefined) return undefined;
   return manifestFromJson(file, parseJson(file, text, "ERR_PACKAGE_JSON"));
 }
 

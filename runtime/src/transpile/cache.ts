@@ -1,6 +1,8 @@
 // Content-addressed on-disk cache of transpiled modules. The key covers the source, rt's
 // version and every output-changing option, so entries never go stale; writes are atomic
-// (temp file + rename) so concurrent rt processes can share one directory.
+// (temp file + rename) so concurrent rt processes can share one directory. A cache that cannot
+// be written (a file where a directory should be, /proc, a full or read-only disk) only costs
+// speed: one warning, then the process runs uncached.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
@@ -19,6 +21,8 @@ const PRUNE_MARKER = ".last-prune";
 
 export class TranspileCache {
   private wrote = false;
+  /** Set after the first failed write: no more attempts (and no more warnings) in this process. */
+  private unusable = false;
 
   constructor(
     readonly dir: string,
@@ -52,16 +56,23 @@ export class TranspileCache {
   }
 
   set(key: string, entry: CachedModule): void {
+    if (this.unusable) return;
     const file = this.entryPath(key);
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
+      makeDirectory(path.dirname(file));
       writeFileSync(temp, `${entry.format}\n${entry.code}`);
       renameSync(temp, file);
       this.wrote = true;
-    } catch {
-      // A read-only or full disk only costs speed: the module was transpiled anyway.
-      rmSync(temp, { force: true });
+    } catch (error) {
+      this.unusable = true;
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // the temp file was never created (ENOTDIR, EACCES ...): nothing to clean
+      }
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      process.stderr.write(`rt: warning: transpiler cache ${this.dir} is unusable (${reason}); running uncached (${CACHE_DIR_ENV}=0 runs uncached without this warning)\n`);
     }
   }
 
@@ -112,3 +123,23 @@ export class TranspileCache {
   }
 }
 
+/**
+ * `mkdir -p`, one level at a time. Node's recursive mkdirSync never returns where a pseudo
+ * file system refuses every new entry with ENOENT (under /proc it loops at 100% CPU); here that
+ * ENOENT, or ENOTDIR under a file, is thrown like any other failure.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !statSync(current, { throwIfNoEntry: false }); current = path.dirname(current)) {
+    missing.push(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      // another rt process made it first
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+}

@@ -2,7 +2,7 @@
 // shared by the runtime loader and `rt build`.
 import * as path from "node:path";
 import type { TransformOptions } from "esbuild";
-import { LOADERS, flagByName, type LoaderName } from "../cli/flags.js";
+import { LOADERS, flagDefault, type LoaderName } from "../cli/flags.js";
 import type { FlagValues } from "../cli/parse.js";
 import { UsageError } from "../errors.js";
 import type { Tsconfig, TsconfigLocator } from "./tsconfig.js";
@@ -31,10 +31,10 @@ export interface ResolutionSettings {
 
 export function resolutionSettings(values: FlagValues): ResolutionSettings {
   return {
-    extensions: commaList((values["extension-order"] ?? flagByName("extension-order")!.default) as string),
-    mainFields: values["main-fields"] === undefined ? undefined : commaList(values["main-fields"] as string),
+    extensions: commaList(values["extension-order"] ?? flagDefault("extension-order")),
+    mainFields: values["main-fields"] === undefined ? undefined : commaList(values["main-fields"]),
     preserveSymlinks: values["preserve-symlinks"] === true,
-    conditions: ((values.conditions as string[] | undefined) ?? []).flatMap(commaList),
+    conditions: (values.conditions ?? []).flatMap(commaList),
   };
 }
 
@@ -66,9 +66,9 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
   const tsJsx = compilerOptions.jsx;
   // A factory without a `jsx` mode means the classic runtime, as esbuild (and so tsx) reads it.
   const classic = tsJsx === "react" || (tsJsx === undefined && (str(compilerOptions.jsxFactory) ?? str(compilerOptions.jsxFragmentFactory)) !== undefined);
-  const runtime = (values["jsx-runtime"] as string | undefined) ?? (classic ? "classic" : "automatic");
-  const define = parseDefines((values.define as string[] | undefined) ?? []);
-  const drop = parseDrops((values.drop as string[] | undefined) ?? []);
+  const runtime = values["jsx-runtime"] ?? (classic ? "classic" : "automatic");
+  const define = parseDefines(values.define ?? []);
+  const drop = parseDrops(values.drop ?? []);
   const esbuild: TransformOptions = {
     target: `node${process.versions.node.split(".")[0]}`,
     platform: "node",
@@ -80,12 +80,12 @@ export function transpileSettings(values: FlagValues, tsconfig: Tsconfig, nodeEn
     jsxDev: runtime !== "classic" && (tsJsx === "react-jsxdev" || (tsJsx !== "react-jsx" && nodeEnv !== "production")),
     jsxFactory: str(values["jsx-factory"]) ?? str(compilerOptions.jsxFactory),
     jsxFragment: str(values["jsx-fragment"]) ?? str(compilerOptions.jsxFragmentFactory),
-    jsxImportSource: str(values["jsx-import-source"]) ?? str(compilerOptions.jsxImportSource) ?? (flagByName("jsx-import-source")!.default as string),
+    jsxImportSource: str(values["jsx-import-source"]) ?? str(compilerOptions.jsxImportSource) ?? flagDefault("jsx-import-source"),
     jsxSideEffects: values["jsx-side-effects"] === true,
     ignoreAnnotations: values["ignore-dce-annotations"] === true,
     tsconfigRaw: { compilerOptions: stripJsx(compilerOptions) },
   };
-  const loaders = { ...DEFAULT_LOADERS, ...parseLoaders((values.loader as string[] | undefined) ?? []) };
+  const loaders = { ...DEFAULT_LOADERS, ...parseLoaders(values.loader ?? []) };
   const macros = values["no-macros"] !== true;
   return {
     esbuild,

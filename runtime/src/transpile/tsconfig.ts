@@ -2,11 +2,11 @@
 // semantics (handed to esbuild), and `paths`/`baseUrl` (used by the resolver). Follows `extends`
 // (one that cannot be found is reported in one line and skipped, as tsx and bun go on) and
 // expands `${configDir}`. TsconfigLocator finds the tsconfig that applies to a file.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ProgramError, UsageError } from "../errors.js";
-import { parseJsonc } from "../data-files.js";
+import { cannotRead, jsonValueError, parseJsonc, readProjectFile } from "../data-files.js";
 import { displayPath } from "../text.js";
 
 /** The compilerOptions esbuild's transform understands (its `tsconfigRaw`). */
@@ -41,7 +41,8 @@ export interface Tsconfig {
 
 export function loadTsconfig(cwd: string, override: string | undefined): Tsconfig {
   const file = override ? path.resolve(cwd, override) : path.join(cwd, "tsconfig.json");
-  if (!existsSync(file)) {
+  // lstat: a symbolic link loop is there (and reported when read), not missing.
+  if (!lstatSync(file, { throwIfNoEntry: false })) {
     if (override) throw new UsageError(`--tsconfig-override: no such file: ${file}`);
     return { compilerOptions: {} };
   }
@@ -74,7 +75,7 @@ export class TsconfigLocator {
     let found: Tsconfig;
     const candidate = path.join(dir, "tsconfig.json");
     const parent = path.dirname(dir);
-    if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) {
+    if (isThere(candidate)) {
       let known = this.byFile.get(candidate);
       if (!known) {
         this.onRead(candidate);
@@ -143,7 +144,7 @@ function resolveExtends(specifier: string, from: string): string | undefined {
   const dir = path.dirname(from);
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
     const candidate = path.resolve(dir, specifier);
-    for (const file of [candidate, `${candidate}.json`]) if (statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+    for (const file of [candidate, `${candidate}.json`]) if (isThere(file)) return file;
     return undefined;
   }
   const require = createRequire(from);
@@ -157,8 +158,43 @@ function resolveExtends(specifier: string, from: string): string | undefined {
   return undefined;
 }
 
-/** Parses a JSON-with-comments file; a syntax error is reported as file:line:column. */
+/** A file to read, or something there that cannot be read (a symbolic link loop): reported when read. */
+function isThere(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return true;
+  }
+}
+
+/** Parses a JSON-with-comments file; a syntax error or a wrongly typed option is reported as file:line:column. */
 export function readJsonc(file: string): Record<string, unknown> {
-  const value = parseJsonc(file, readFileSync(file, "utf8"), "ERR_TSCONFIG");
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const text = readProjectFile(file, cannotRead(file, "ERR_TSCONFIG")) ?? "{}";
+  const value = parseJsonc(file, text, "ERR_TSCONFIG");
+  const config = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const wrong = wrongType(config);
+  if (wrong) throw jsonValueError(file, text, wrong.at, `${wrong.at.join(".")} must be ${wrong.expected}`, "ERR_TSCONFIG");
+  return config;
+}
+
+const STRING_OPTIONS = ["jsx", "jsxFactory", "jsxFragmentFactory", "jsxImportSource", "baseUrl", "target", "importsNotUsedAsValues"];
+const BOOLEAN_OPTIONS = ["experimentalDecorators", "useDefineForClassFields", "verbatimModuleSyntax", "preserveValueImports", "alwaysStrict", "strict"];
+
+/** The first option rt reads whose value has the wrong type (tsc refuses those too). */
+function wrongType(config: Record<string, unknown>): { at: (string | number)[]; expected: string } | undefined {
+  const isStrings = (value: unknown) => typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
+  if (config.extends !== undefined && !isStrings(config.extends)) return { at: ["extends"], expected: "a string or an array of strings" };
+  const options = config.compilerOptions;
+  if (options === undefined) return undefined;
+  if (!options || typeof options !== "object" || Array.isArray(options)) return { at: ["compilerOptions"], expected: "an object" };
+  const entries = options as Record<string, unknown>;
+  for (const key of STRING_OPTIONS) if (key in entries && typeof entries[key] !== "string") return { at: ["compilerOptions", key], expected: "a string" };
+  for (const key of BOOLEAN_OPTIONS) if (key in entries && typeof entries[key] !== "boolean") return { at: ["compilerOptions", key], expected: "true or false" };
+  const paths = entries.paths;
+  if (paths === undefined) return undefined;
+  if (!paths || typeof paths !== "object" || Array.isArray(paths)) return { at: ["compilerOptions", "paths"], expected: "an object of arrays of strings" };
+  for (const [pattern, targets] of Object.entries(paths)) {
+    if (!Array.isArray(targets) || !isStrings(targets)) return { at: ["compilerOptions", "paths", pattern], expected: "an array of strings" };
+  }
+  return undefined;
 }

@@ -23,7 +23,7 @@ function runInline(name: string, code: string, argv: string[], invocation: Invoc
   loader.addVirtualModule(file, code);
   loader.markEntry(file);
   process.argv = argv;
-  return afterPreloads(loader, invocation.values.preload as string[] | undefined, () => runEntry(loader, file));
+  return afterPreloads(loader, invocation.values.preload, () => runEntry(loader, file));
 }
 
 /** Evaluates `code` as a script and prints its completion value like console.log, awaiting a promise. */
@@ -38,7 +38,7 @@ export function printCode(code: string, invocation: Invocation): Promise<void> {
   globals.require = createRequire(file);
   globals.__filename = file;
   globals.__dirname = path.dirname(file);
-  return afterPreloads(loader, invocation.values.preload as string[] | undefined, () => {
+  return afterPreloads(loader, invocation.values.preload, () => {
     const { constants, runInThisContext } = require("node:vm") as typeof import("node:vm");
     const result: unknown = runInThisContext(loader.transpiledSource(file), {
       filename: file,

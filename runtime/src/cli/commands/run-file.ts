@@ -9,6 +9,6 @@ export function runFile(file: string, invocation: Invocation): Promise<void> {
   const { loader, entry, hot } = prepareRuntime(invocation, (resolver) => (keepPath ? file : (resolver.resolvePath(file, false) ?? file)));
   loader.markEntry(entry);
   process.argv = [process.execPath, entry, ...args];
-  const run = () => afterPreloads(loader, values.preload as string[] | undefined, () => runEntry(loader, entry));
+  const run = () => afterPreloads(loader, values.preload, () => runEntry(loader, entry));
   return hot ? hot.start(loader, entry, run) : run();
 }

@@ -3,7 +3,7 @@
 // of scripts (`rt run`, `rt run --json`) and scripts across workspace packages or several at once
 // (`--filter`, `--workspaces`, `--parallel`, `--sequential`). This path loads neither the module
 // hooks nor the transpiler: only child_process and the run/ modules.
-import { flagByName } from "../flags.js";
+import { flagDefault } from "../flags.js";
 import { INSPECT_VARIABLE, inspectorVariable } from "../../inspector/environment.js";
 import { discardInspectorThread, inspectorFlag } from "../../inspector/start.js";
 import type { FlagValues, ParsedArgs } from "../parse.js";
@@ -54,7 +54,7 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
   const names = several ? [parsed.target, ...parsed.args] : [parsed.target];
   const ifPresent = values["if-present"] === true;
   const { workspace, selected, acrossPackages } = selectPackages(values);
-  const filter = values.filter as string[] | undefined;
+  const filter = values.filter;
   const tasks = planTasks(workspace, selected, {
     names,
     args: several ? [] : withoutSeparator(parsed.args),
@@ -69,7 +69,7 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
     if (ifPresent) return;
     throw noneHaveScript(names, selected, filter ?? []);
   }
-  const elideLines = (values["elide-lines"] ?? flagByName("elide-lines")!.default) as number;
+  const elideLines = values["elide-lines"] ?? flagDefault("elide-lines");
   const reporter = several ? foremanReporter(tasks) : isTerminal(1) ? liveReporter(elideLines) : prefixedReporter();
   exitWith(await runTasks(values.sequential ? dependencyOrder(tasks) : tasks, scriptSettings(values, invocation.cacheRoot), {
     sequential: values.sequential === true,
@@ -86,7 +86,7 @@ function selectPackages(values: FlagValues): { workspace: Workspace; selected: r
     if (values.workspaces && !workspace.declared) {
       throw new ProgramError(`--workspaces: ${workspace.root.file} has no "workspaces" field; add one, or use --filter`, "ERR_WORKSPACE");
     }
-    const selected = values.filter ? filterPackages(workspace, values.filter as string[], cwd) : workspace.packages;
+    const selected = values.filter ? filterPackages(workspace, values.filter, cwd) : workspace.packages;
     return { workspace, selected, acrossPackages: true };
   }
   const manifest = findManifest(cwd);
@@ -118,7 +118,7 @@ function scriptSettings(values: FlagValues, cacheRoot: string | undefined): Fore
 }
 
 function shellOf(values: FlagValues): ShellKind {
-  return (values.shell ?? flagByName("shell")!.default) as ShellKind;
+  return values.shell ?? flagDefault("shell");
 }
 
 /** `rt run build -- --prod` gives the script `--prod`, as npm does. */

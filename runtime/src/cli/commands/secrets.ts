@@ -1,28 +1,75 @@
 // `rt secrets get|set|delete|list`: the credential store for shell scripts and people, through
 // the same module as rt.secrets. A value is never taken from argv (other users see it in `ps`):
 // `set` reads it from stdin, or from a prompt that does not echo when stdin is a terminal.
+import { fstatSync } from "node:fs";
 import { ProgramError, UsageError } from "../../errors.js";
 import { loadSecrets } from "../../secrets/load.js";
+import { flagByName } from "../flags.js";
+import { display, type ParsedArgs } from "../parse.js";
 
-const USAGE = "rt secrets get <service> <name> | set <service> <name> | delete <service> <name> | list <service>";
-const ARGUMENTS = { get: ["service", "name"], set: ["service", "name"], delete: ["service", "name"], list: ["service"] } as const;
-type Subcommand = keyof typeof ARGUMENTS;
+/** A subcommand: its arguments, the flags it takes besides --help, and what it does. */
+interface SubcommandSpec {
+  readonly args: readonly string[];
+  readonly flags: readonly string[];
+  readonly help: string;
+}
 
-export function secretsCommand(subcommand: string | undefined, args: readonly string[]): Promise<void> {
+const SUBCOMMANDS = {
+  get: { args: ["service", "name"], flags: [], help: "Print the value stored for <service> and <name>, exactly (a newline only on a terminal)." },
+  set: {
+    args: ["service", "name"],
+    flags: ["allow-empty"],
+    help: "Store the value read from stdin, exactly as given, or typed at a prompt that does not echo when stdin is a terminal. Replaces a previous value. An empty value is refused unless --allow-empty is given.",
+  },
+  delete: { args: ["service", "name"], flags: [], help: "Remove the value stored for <service> and <name>." },
+  list: { args: ["service"], flags: ["json"], help: "Print the names stored for <service>, one per line (never values)." },
+} as const satisfies Record<string, SubcommandSpec>;
+type Subcommand = keyof typeof SUBCOMMANDS;
+
+const USAGE = "rt secrets " + Object.keys(SUBCOMMANDS).map((name) => usage(name as Subcommand, false)).join(" | ");
+
+export function secretsCommand(subcommand: string | undefined, args: readonly string[], parsed: ParsedArgs): Promise<void> {
+  const known = subcommand !== undefined && Object.hasOwn(SUBCOMMANDS, subcommand) ? (subcommand as Subcommand) : undefined;
+  if (parsed.values.help === true) return writeOut(known ? subcommandHelp(known) : secretsHelp());
   if (subcommand === undefined) throw new UsageError(`rt secrets needs a subcommand: ${USAGE}`);
-  if (!Object.hasOwn(ARGUMENTS, subcommand)) throw new UsageError(`unknown subcommand "rt secrets ${subcommand}": ${USAGE}`);
-  const expected = ARGUMENTS[subcommand as Subcommand];
-  if (subcommand === "set" && args.length > expected.length) {
+  if (!known) throw new UsageError(`unknown subcommand "rt secrets ${subcommand}": ${USAGE}`);
+  const { args: expected, flags }: SubcommandSpec = SUBCOMMANDS[known];
+  for (const name of parsed.given) {
+    if (!flags.includes(name)) {
+      const takes = flags.length ? `its flags: ${flags.map((flag) => `--${flag}`).join(", ")}` : "it takes no flags";
+      throw new UsageError(`rt secrets ${known} does not take ${display(flagByName(name)!)} (${takes})`);
+    }
+  }
+  if (known === "set" && args.length > expected.length) {
     // The extra argument is most likely the value: never repeat it.
     throw new UsageError("rt secrets set takes the value from stdin or a prompt, never from the command line (other users can see it in `ps`): printf '%s' \"$VALUE\" | rt secrets set <service> <name>");
   }
   if (args.length !== expected.length) {
-    throw new UsageError(`rt secrets ${subcommand} takes ${expected.map((name) => `<${name}>`).join(" ")}, got ${args.length} argument${args.length === 1 ? "" : "s"}`);
+    throw new UsageError(`rt secrets ${known} takes ${expected.map((name) => `<${name}>`).join(" ")}, got ${args.length} argument${args.length === 1 ? "" : "s"}`);
   }
-  return run(subcommand as Subcommand, args[0]!, args[1]!).catch(userFacing);
+  const options = { json: parsed.values.json === true, allowEmpty: parsed.values["allow-empty"] === true };
+  return run(known, args[0]!, args[1]!, options).catch(userFacing);
 }
 
-async function run(subcommand: Subcommand, service: string, name: string): Promise<void> {
+function usage(subcommand: Subcommand, withFlags = true): string {
+  const { args, flags }: SubcommandSpec = SUBCOMMANDS[subcommand];
+  const flagText = withFlags ? flags.map((flag) => ` [--${flag}]`).join("") : "";
+  return `${subcommand} ${args.map((name) => `<${name}>`).join(" ")}${flagText}`;
+}
+
+function subcommandHelp(subcommand: Subcommand): string {
+  const { flags, help }: SubcommandSpec = SUBCOMMANDS[subcommand];
+  const lines = [`Usage: rt secrets ${usage(subcommand)}`, "", help];
+  if (flags.length) lines.push("", "Flags:", ...flags.map((name) => `  --${name.padEnd(14)}${flagByName(name)!.help}`));
+  return `${lines.join("\n")}\n`;
+}
+
+function secretsHelp(): string {
+  const rows = Object.entries(SUBCOMMANDS).map(([name, { help }]) => `  rt secrets ${usage(name as Subcommand).padEnd(40)}${help.split(". ")[0]!.replace(/\.$/, "")}`);
+  return `Usage: rt secrets <subcommand> ...\n\nCredentials in the OS credential store. A value never comes from the command line.\n\n${rows.join("\n")}\n\nrt secrets <subcommand> --help shows one subcommand's help.\n`;
+}
+
+async function run(subcommand: Subcommand, service: string, name: string, options: { json: boolean; allowEmpty: boolean }): Promise<void> {
   const module = loadSecrets();
   const { secrets } = module;
   switch (subcommand) {
@@ -30,22 +77,58 @@ async function run(subcommand: Subcommand, service: string, name: string): Promi
       const value = await secrets.get(service, name);
       if (value === null) throw notFound(service, name);
       // Exactly the value, as `secret-tool lookup` prints it; a newline only for a person.
-      process.stdout.write(process.stdout.isTTY ? `${value}\n` : value);
-      return;
+      return writeOut(process.stdout.isTTY ? `${value}\n` : value);
     }
     case "set": {
       module.readPair("set", service, name); // a mistake in the names is reported before any typing
-      const value = process.stdin.isTTY ? await promptHidden(`Value for ${service}/${name}: `) : await readStdin();
+      const typed = process.stdin.isTTY;
+      const value = typed ? await promptHidden(`Value for ${service}/${name}: `) : await readStdin();
+      if (value === "" && !options.allowEmpty) throw emptyValue(service, name, typed);
       await secrets.set(service, name, value);
       return;
     }
     case "delete":
       if (!(await secrets.delete(service, name))) throw notFound(service, name);
       return;
-    case "list":
-      for (const account of await module.listNames(service)) process.stdout.write(`${account}\n`);
-      return;
+    case "list": {
+      const names = await module.listNames(service);
+      return writeOut(options.json ? `${JSON.stringify(names)}\n` : names.map((account) => `${account}\n`).join(""));
+    }
   }
+}
+
+/**
+ * Output that must arrive whole: a failed write (the reader closed the pipe, the disk is full)
+ * is one line and exit 1, never a stack or a silent success.
+ */
+function writeOut(text: string): Promise<void> {
+  const stdout = process.stdout;
+  return new Promise((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException): void => {
+      const reason = error.code === "EPIPE" ? "the reader closed the pipe" : error.code === "ENOSPC" ? "no space left on the device" : (error.code ?? error.message);
+      reject(new ProgramError(`could not write to stdout: ${reason}`, "ERR_SECRETS_OUTPUT"));
+    };
+    stdout.once("error", fail);
+    try {
+      stdout.write(text, (error) => (error ? fail(error) : resolve()));
+    } catch (error) {
+      fail(error as NodeJS.ErrnoException);
+    }
+  });
+}
+
+/** An empty value would silently replace a stored secret (an unset variable, a closed stdin). */
+function emptyValue(service: string, name: string, typed: boolean): ProgramError {
+  const pair = `${shellWord(service)} ${shellWord(name)}`;
+  const what = typed ? "nothing was typed" : "stdin was empty (an empty pipe, a closed stdin or /dev/null)";
+  return new ProgramError(
+    `${what}: nothing was stored. To store an empty value on purpose: rt secrets set --allow-empty ${pair} < /dev/null; to remove the secret: rt secrets delete ${pair}`,
+    "ERR_SECRETS_EMPTY",
+  );
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function notFound(service: string, name: string): ProgramError {
@@ -60,10 +143,21 @@ function userFacing(error: unknown): never {
   throw error;
 }
 
-/** All of stdin, exactly (no newline stripped), as UTF-8 text; the buffers are zeroed after. */
+/**
+ * All of stdin, exactly (no newline stripped), as UTF-8 text; the buffers are zeroed after.
+ * A stdin that cannot be read (a directory: `< /tmp`) stores nothing.
+ */
 async function readStdin(): Promise<string> {
+  const unreadable = (reason: string) => new ProgramError(`cannot read the value from stdin: ${reason}; nothing was stored`, "ERR_SECRETS_NO_INPUT");
+  // Node reads a directory on fd 0 as an empty stream: ask the descriptor itself.
+  if (fstatSync(0).isDirectory()) throw unreadable("it is a directory");
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  } catch (error) {
+    for (const chunk of chunks) chunk.fill(0);
+    throw unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  }
   const bytes = Buffer.concat(chunks);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
