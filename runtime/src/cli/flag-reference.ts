@@ -1,6 +1,6 @@
 // docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
 // rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
-import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
+import { COMMANDS, commandsTaking, commandTakes, configTableOf, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
 
 export function flagReference(): string {
   const lines = [
@@ -30,10 +30,17 @@ function flagRow(flag: FlagSpec): string {
     names.map((name) => `\`${name}\``).join(", "),
     valueText(flag),
     flag.default === undefined ? "" : `\`${flag.default}\``,
-    flag.command ? `(\`rt ${flag.command}\` only)` : flag.config === false ? "no" : flag.config === "run" ? "`[run]` table" : "yes",
+    configCell(flag),
     prose(flag.help),
   ];
   return row(cells);
+}
+
+/** Where rtfig.toml may hold the flag's default; a command's own flag (rt build's) says whose it is. */
+function configCell(flag: FlagSpec): string {
+  if (!commandTakes("run", flag)) return commandsTaking(flag).map((command) => `(\`rt ${command}\` only)`).join(" ");
+  const table = configTableOf(flag);
+  return table === undefined ? "no" : table === "run" ? "`[run]` table" : "yes";
 }
 
 /** A table row; a `|` inside a cell (code spans included) would end the cell. */

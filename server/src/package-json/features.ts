@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { COMMANDS, FLAGS, type FlagSpec } from "rt/flags";
+import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt/flags";
 import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
 import { CompletionItemKind, MarkupKind, type CancellationToken, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -52,8 +52,8 @@ export function scriptCompletion(document: TextDocument, model: PackageJson, off
   }
   const afterRun = invocation.command?.text === "run" && offset > invocation.command.end;
   if (typed.startsWith("-") || !afterRun) {
-    // A command's own flags (rt build's --outdir) only where that command is written.
-    const fitting = LONG_FLAGS.filter((flag) => !flag.command || flag.command === invocation.command?.text);
+    // The flags the command written takes (rt build's --outdir only after `rt build`).
+    const fitting = LONG_FLAGS.filter((flag) => commandTakes(invocation.commandName, flag));
     const flags = fitting.map((flag): CompletionItem => ({
       label: `--${flag.name}`,
       kind: CompletionItemKind.Property,
