@@ -1,6 +1,6 @@
 // docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
 // rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
-import { COMMANDS, commandsTaking, commandTakes, configTableOf, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
+import { COMMANDS, commandsTaking, commandTakes, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "./flags.js";
 
 export function flagReference(): string {
   const lines = [
@@ -13,9 +13,9 @@ export function flagReference(): string {
     "",
     "## Commands",
     "",
-    "| command | usage | what it does |",
-    "|---|---|---|",
-    ...Object.entries(COMMANDS).map(([name, command]) => row([`\`${name}\``, `\`${command.usage}\``, prose(command.help)])),
+    "| command | usage | what it does | flags it takes |",
+    "|---|---|---|---|",
+    ...Object.entries(COMMANDS).map(([name, command]) => row([`\`${name}\``, `\`${command.usage}\``, prose(command.help), takesText(command.takes)])),
   ];
   for (const [group, title] of Object.entries(FLAG_GROUPS)) {
     lines.push("", `## ${title}`, "", "| flag | value | default | rtfig.toml | what it does |", "|---|---|---|---|---|");
@@ -34,6 +34,11 @@ function flagRow(flag: FlagSpec): string {
     prose(flag.help),
   ];
   return row(cells);
+}
+
+/** A command's `takes`: its groups by title, then its single flags. */
+function takesText({ groups, flags }: CommandFlags): string {
+  return [...groups.map((group) => FLAG_GROUPS[group]), ...flags.map((name) => `\`--${name}\``)].join(", ");
 }
 
 /** Where rtfig.toml may hold the flag's default; a command's own flag (rt build's) says whose it is. */

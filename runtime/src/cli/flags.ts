@@ -168,7 +168,7 @@ export type FlagName = keyof FlagValues;
 type FlagDefaults = { [Row in FlagRow as Row extends { readonly default: unknown } ? Row["name"] : never]: ValueOf<Row> };
 
 /** The flags a command takes: whole groups and single flags. */
-interface CommandFlags {
+export interface CommandFlags {
   readonly groups: readonly FlagGroup[];
   readonly flags: readonly FlagName[];
 }
