@@ -177,6 +177,7 @@ export interface CommandFlags {
  * Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the
  * script). `takes` is the one statement of the flags a command accepts (as npm's `static params`):
  * the parser, `rt --help`'s reference, rtfig.toml's keys and the language server derive from it.
+ * A command that runs no program reads flags after its arguments too (`rt build a.ts --minify`).
  */
 export const COMMANDS = {
   run: {
@@ -184,19 +185,23 @@ export const COMMANDS = {
     help: "Run a file, a package.json script, a project binary or a system command",
     // Also what `rt <file>` (no command) takes: everything for running a program.
     takes: { groups: ["general", "workspaces", "runtime", "workflow", "debugging", "resolution", "transpilation", "networking", "config"], flags: [] },
+    // Everything after the target is the program's: flags there are not rt's.
+    runsProgram: true,
   },
   build: {
     usage: "rt build [flags] <entry...>",
     help: "Bundle for node, browsers or rt",
     // A bundle compiles as rt runs the sources: the transpilation and resolution flags apply.
     takes: { groups: ["build", "transpilation", "resolution", "config"], flags: ["help", "version", "watch", "no-clear-screen"] },
+    runsProgram: false,
   },
   secrets: {
     usage: "rt secrets <get|set|delete|list> ...",
     help: "Manage credentials in the OS credential store",
     takes: { groups: ["secrets"], flags: ["help", "json"] },
+    runsProgram: false,
   },
-} as const satisfies Record<string, { usage: string; help: string; takes: CommandFlags }>;
+} as const satisfies Record<string, { usage: string; help: string; takes: CommandFlags; runsProgram: boolean }>;
 export type CommandName = keyof typeof COMMANDS;
 
 /** Whether `command` (undefined: running a file, as `rt run`) takes `flag`. */

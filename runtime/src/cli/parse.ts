@@ -108,7 +108,7 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
         yield { kind: "command", index: i, command };
         continue;
       }
-      if (command === "build" || command === "secrets") {
+      if (command !== undefined && !COMMANDS[command].runsProgram) {
         yield { kind: "entry", index: i };
         continue;
       }
