@@ -103,8 +103,9 @@ function project(t, files) {
   writeFileSync(path.join(dir, "a.ts"), 'console.log("ran", process.env.GOOD ?? "-");\n');
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(dir, name);
+    mkdirSync(path.dirname(file), { recursive: true });
     if (content.dir) mkdirSync(file);
-    else if (content.loop) symlinkSync(name, file);
+    else if (content.loop) symlinkSync(path.basename(name), file);
     else writeFileSync(file, content);
   }
   return dir;
@@ -145,6 +146,12 @@ const FILE_CASES = [
   ["tsconfig.json a directory", { "tsconfig.json": { dir: true } }, ["a.ts"], { code: 1, message: /^error: cannot read tsconfig\.json: is a directory, not a file$/ }],
   ["tsconfig.json a symbolic link loop", { "tsconfig.json": { loop: true } }, ["a.ts"], { code: 1, message: /^error: cannot read tsconfig\.json: is a symbolic link loop$/ }],
   ["tsconfig.json empty", { "tsconfig.json": "" }, ["a.ts"], { code: 1, message: /^tsconfig\.json:1:1: error: ValueExpected$/ }],
+  [
+    "the nearest tsconfig.json, in a subfolder, a symbolic link loop",
+    { "sub/tsconfig.json": { loop: true }, "sub/b.ts": "console.log(1);\n" },
+    ["sub/b.ts"],
+    { code: 1, message: /^error: cannot read sub\/tsconfig\.json: is a symbolic link loop$/ },
+  ],
   ["tsconfig.json with a BOM", { "tsconfig.json": `${BOM}{ "compilerOptions": { "strict": true } }` }, ["a.ts"], ran()],
   ["tsconfig.json extends a missing file: one warning, and the program runs", { "tsconfig.json": '{ "extends": "./base.json" }' }, ["a.ts"], { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "./base.json"; going on without it\n' }],
   ["tsconfig.json extends a missing package", { "tsconfig.json": '{ "extends": "@nowhere/tsconfig" }' }, ["a.ts"], { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "@nowhere/tsconfig"; going on without it\n' }],

@@ -38,6 +38,14 @@ describe("package.json", () => {
     assert.equal(missing.message, 'Script not found "missing-script"');
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "unknown-flag").range, rangeAt(APP_TEXT, "--no-such-flag"));
     assert.deepEqual(diagnostics.find((diagnostic) => diagnostic.code === "orphan-hook").range, rangeAt(APP_TEXT, '"predeploy"'));
+    // Which flags a command takes comes from the flag table's COMMANDS, as the CLI checks it.
+    assert.deepEqual(
+      diagnostics.filter((diagnostic) => diagnostic.code === "misplaced-flag").map((diagnostic) => [diagnostic.message, diagnostic.range]),
+      [
+        ['--outdir is a flag of "rt build": rt refuses it here', rangeAt(APP_TEXT, "--outdir")],
+        ["--smol does not apply to rt build: rt refuses it here", rangeAt(APP_TEXT, "--smol")],
+      ],
+    );
     assert.deepEqual(
       diagnostics.filter((diagnostic) => diagnostic.code === "invalid-value").map((diagnostic) => [diagnostic.message, diagnostic.range]),
       [
@@ -48,7 +56,7 @@ describe("package.json", () => {
     );
     assert.deepEqual(
       diagnostics.map((diagnostic) => diagnostic.code),
-      ["not-found", "unknown-flag", "orphan-hook", "misplaced-flag", "invalid-value", "invalid-value", "invalid-value"],
+      ["not-found", "unknown-flag", "orphan-hook", "misplaced-flag", "misplaced-flag", "invalid-value", "invalid-value", "invalid-value"],
       "nothing for the scripts rt can run: --filter, -e, rt build, quoted names, env assignments, binaries",
     );
   });
@@ -217,8 +225,8 @@ test("each command's own flags, as rt takes them: rt build the bundler's and the
   assert.deepEqual(
     diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message, diagnostic.range]),
     [
-      ["misplaced-flag", "--smol does not apply to rt build (it is a flag for running programs): rt refuses it here", rangeAt(text, "--smol")],
-      ["misplaced-flag", "--define does not apply to rt secrets (it is a flag for running programs): rt refuses it here", rangeAt(text, "--define", 8, { occurrence: 2 })],
+      ["misplaced-flag", "--smol does not apply to rt build: rt refuses it here", rangeAt(text, "--smol")],
+      ["misplaced-flag", "--define does not apply to rt secrets: rt refuses it here", rangeAt(text, "--define", 8, { occurrence: 2 })],
     ],
   );
   const offered = (await complete(file, positionOf(text, '"rt build "', { delta: 10 }))).map((item) => item.label);

@@ -74,6 +74,6 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
 
 /** What rt says of a flag its command does not take: another command's own, or a flag for running programs. */
 function misplaced(shown: string, flag: FlagSpec, command: CommandName | undefined): string {
-  if (commandTakes("run", flag)) return `${shown} does not apply to rt ${command} (it is a flag for running programs)`;
+  if (commandTakes("run", flag)) return `${shown} does not apply to rt ${command}`;
   return `${shown} is a flag of "rt ${commandsTaking(flag)[0]}"`;
 }
