@@ -1,6 +1,6 @@
 // docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
 // rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
-import { COMMANDS, commandsTaking, commandTakes, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "./flags.js";
+import { COMMANDS, commandsTaking, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "./flags.js";
 
 export function flagReference(): string {
   const lines = [
@@ -43,7 +43,8 @@ function takesText({ groups, flags }: CommandFlags): string {
 
 /** Where rtfig.toml may hold the flag's default; a command's own flag (rt build's) says whose it is. */
 function configCell(flag: FlagSpec): string {
-  if (!commandTakes("run", flag)) return commandsTaking(flag).map((command) => `(\`rt ${command}\` only)`).join(" ");
+  const commands = commandsTaking(flag);
+  if (!commands.includes("run")) return commands.map((command) => `(\`rt ${command}\` only)`).join(" ");
   const table = configTableOf(flag);
   return table === undefined ? "no" : table === "run" ? "`[run]` table" : "yes";
 }

@@ -33,10 +33,7 @@ for (const [argv, refusal] of fits) {
 
 test("rtfig.toml holds defaults only for flags rt run takes that describe no single invocation", () => {
   const table = (name: string) => configTableOf(flagByName(name)!);
-  assert.deepEqual(
-    ["smol", "shell", "help", "outdir", "allow-empty"].map(table),
-    ["", "run", undefined, undefined, undefined],
-  );
+  assert.deepEqual(["smol", "shell", "help", "outdir", "allow-empty"].map(table), ["", "run", undefined, undefined, undefined]);
 });
 
 test("values and defaults are typed from the table", () => {

@@ -44,8 +44,7 @@ export function rtInvocation(command: ShellCommand): RtInvocation | undefined {
     else if (arg.kind === "command") {
       commandWord = words[arg.index];
       commandName = arg.command;
-    }
-    else target = words[arg.index];
+    } else target = words[arg.index];
   }
   return { rt, flags, command: commandWord, commandName, target, argsEnd: target?.start ?? command.end };
 }
