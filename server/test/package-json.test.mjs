@@ -216,3 +216,20 @@ describe("workspaces", () => {
     assert.deepEqual(lenses[0].command.arguments, [{ packageDir: MONOREPO, script: "build" }]);
   });
 });
+
+test("each command's own flags, as rt takes them: rt build the bundler's and the transpiler's, rt secrets its own", async () => {
+  const file = path.join(FIXTURES, "app", "commands", "package.json");
+  const scripts = { bundle: "rt build --smol --define A:1 --outdir dist src/main.ts", list: "rt secrets list --define X:1 app", typing: "rt build " };
+  const text = JSON.stringify({ name: "commands", scripts }, null, 2);
+  const { diagnostics } = await server.open(file, text);
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message, diagnostic.range]),
+    [
+      ["misplaced-flag", "--smol does not apply to rt build: rt refuses it here", rangeAt(text, "--smol")],
+      ["misplaced-flag", "--define does not apply to rt secrets: rt refuses it here", rangeAt(text, "--define", 8, { occurrence: 2 })],
+    ],
+  );
+  const offered = (await complete(file, positionOf(text, '"rt build "', { delta: 10 }))).map((item) => item.label);
+  for (const flag of ["--outdir", "--define", "--watch", "--config"]) assert.ok(offered.includes(flag), `${flag} is offered after rt build`);
+  for (const flag of ["--smol", "--shell", "--allow-empty"]) assert.ok(!offered.includes(flag), `${flag} is not offered after rt build`);
+});

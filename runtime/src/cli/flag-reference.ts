@@ -1,6 +1,6 @@
 // docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
 // rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
-import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
+import { COMMANDS, commandsTaking, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "./flags.js";
 
 export function flagReference(): string {
   const lines = [
@@ -13,9 +13,9 @@ export function flagReference(): string {
     "",
     "## Commands",
     "",
-    "| command | usage | what it does |",
-    "|---|---|---|",
-    ...Object.entries(COMMANDS).map(([name, command]) => row([`\`${name}\``, `\`${command.usage}\``, prose(command.help)])),
+    "| command | usage | what it does | flags it takes |",
+    "|---|---|---|---|",
+    ...Object.entries(COMMANDS).map(([name, command]) => row([`\`${name}\``, `\`${command.usage}\``, prose(command.help), takesText(command.takes)])),
   ];
   for (const [group, title] of Object.entries(FLAG_GROUPS)) {
     lines.push("", `## ${title}`, "", "| flag | value | default | rtfig.toml | what it does |", "|---|---|---|---|---|");
@@ -30,10 +30,23 @@ function flagRow(flag: FlagSpec): string {
     names.map((name) => `\`${name}\``).join(", "),
     valueText(flag),
     flag.default === undefined ? "" : `\`${flag.default}\``,
-    flag.command ? `(\`rt ${flag.command}\` only)` : flag.config === false ? "no" : flag.config === "run" ? "`[run]` table" : "yes",
+    configCell(flag),
     prose(flag.help),
   ];
   return row(cells);
+}
+
+/** A command's `takes`: its groups by title, then its single flags. */
+function takesText({ groups, flags }: CommandFlags): string {
+  return [...groups.map((group) => FLAG_GROUPS[group]), ...flags.map((name) => `\`--${name}\``)].join(", ");
+}
+
+/** Where rtfig.toml may hold the flag's default; a command's own flag (rt build's) says whose it is. */
+function configCell(flag: FlagSpec): string {
+  const commands = commandsTaking(flag);
+  if (!commands.includes("run")) return commands.map((command) => `(\`rt ${command}\` only)`).join(" ");
+  const table = configTableOf(flag);
+  return table === undefined ? "no" : table === "run" ? "`[run]` table" : "yes";
 }
 
 /** A table row; a `|` inside a cell (code spans included) would end the cell. */

@@ -48,8 +48,6 @@ export interface FlagSpec {
   readonly config?: "run" | false;
   /** A list of KEY:VALUE entries that rtfig.toml may also write as a table; `values` limits the VALUEs. */
   readonly keyed?: { readonly values?: readonly string[] };
-  /** The only command that takes this flag (`--outdir` is `rt build`'s). */
-  readonly command?: CommandName;
 }
 
 export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
@@ -135,16 +133,16 @@ const FLAG_TABLE = [
   { name: "cwd", type: "string", valueName: "<abs path>", group: "config", help: "Change the working directory before anything resolves", config: false },
   { name: "config", short: "c", type: "string", valueName: "<file>", group: "config", help: "Config file (default: $cwd/rtfig.toml)", config: false },
   // bundler (rt build); --watch rebuilds, and the transpilation & resolution flags apply as when running
-  { name: "outdir", type: "string", valueName: "<dir>", group: "build", command: "build", help: "Write the bundles (and their source maps) to <dir>", config: false },
-  { name: "outfile", type: "string", valueName: "<file>", group: "build", command: "build", help: "Write the one entry's bundle to <file>", config: false },
-  { name: "target", type: "string", values: ["node", "browser", "rt"], default: "node", group: "build", command: "build", help: "Where the bundle runs", config: false },
-  { name: "format", type: "string", values: ["esm", "cjs"], default: "esm", group: "build", command: "build", help: "Module format of the bundle", config: false },
-  { name: "minify", type: "boolean", group: "build", command: "build", help: "Minify whitespace, syntax and identifiers", config: false },
-  { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", command: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none", config: false },
-  { name: "external", type: "list", valueName: "<module>", group: "build", command: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)", config: false },
-  { name: "splitting", type: "boolean", group: "build", command: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)", config: false },
+  { name: "outdir", type: "string", valueName: "<dir>", group: "build", help: "Write the bundles (and their source maps) to <dir>" },
+  { name: "outfile", type: "string", valueName: "<file>", group: "build", help: "Write the one entry's bundle to <file>" },
+  { name: "target", type: "string", values: ["node", "browser", "rt"], default: "node", group: "build", help: "Where the bundle runs" },
+  { name: "format", type: "string", values: ["esm", "cjs"], default: "esm", group: "build", help: "Module format of the bundle" },
+  { name: "minify", type: "boolean", group: "build", help: "Minify whitespace, syntax and identifiers" },
+  { name: "sourcemap", type: "string", optionalValue: true, values: ["linked", "inline", "external", "none"], default: "linked", group: "build", help: "Source maps: a .map file with a link, inline, a .map file without a link, none" },
+  { name: "external", type: "list", valueName: "<module>", group: "build", help: "Leave imports of <module> to run time (repeatable; * wildcards)" },
+  { name: "splitting", type: "boolean", group: "build", help: "Share code between entries in chunks (needs --format esm and --outdir)" },
   // credentials (rt secrets)
-  { name: "allow-empty", type: "boolean", group: "secrets", command: "secrets", help: "With `rt secrets set`: store an empty value (an empty stdin is refused otherwise)", config: false },
+  { name: "allow-empty", type: "boolean", group: "secrets", help: "With `rt secrets set`: store an empty value (an empty stdin is refused otherwise)" },
 ] as const satisfies readonly FlagSpec[];
 
 export const FLAGS: readonly FlagSpec[] = FLAG_TABLE;
@@ -167,40 +165,66 @@ type ValueOf<Row> = Row extends { readonly type: "boolean" }
  */
 export type FlagValues = { -readonly [Row in FlagRow as Row extends { readonly aliasOf: string } ? never : Row["name"]]?: ValueOf<Row> };
 export type FlagName = keyof FlagValues;
+type FlagDefaults = { [Row in FlagRow as Row extends { readonly default: unknown } ? Row["name"] : never]: ValueOf<Row> };
 
-/** Which flags a command takes besides the rows that name it (`command`): whole groups and single flags. */
-interface CommandFlags {
+/** The flags a command takes: whole groups and single flags. */
+export interface CommandFlags {
   readonly groups: readonly FlagGroup[];
-  readonly flags: readonly string[];
+  readonly flags: readonly FlagName[];
 }
 
 /**
  * Built-in commands; a command of the same name wins over a script (`rt run <name>` forces the
- * script). `takes` is the one statement of the flags a command accepts; without it, every flag
- * but other commands' own (running a program: `rt <file>` and `rt run`).
+ * script). `takes` is the one statement of the flags a command accepts (as npm's `static params`):
+ * the parser, `rt --help`'s reference, rtfig.toml's keys and the language server derive from it.
+ * A command that runs no program reads flags after its arguments too (`rt build a.ts --minify`).
  */
 export const COMMANDS = {
-  run: { usage: "rt run [flags] <file|script|binary|command> [args...]", help: "Run a file, a package.json script, a project binary or a system command" },
+  run: {
+    usage: "rt run [flags] <file|script|binary|command> [args...]",
+    help: "Run a file, a package.json script, a project binary or a system command",
+    // Also what `rt <file>` (no command) takes: everything for running a program.
+    takes: { groups: ["general", "workspaces", "runtime", "workflow", "debugging", "resolution", "transpilation", "networking", "config"], flags: [] },
+    // Everything after the target is the program's: flags there are not rt's.
+    runsProgram: true,
+  },
   build: {
     usage: "rt build [flags] <entry...>",
     help: "Bundle for node, browsers or rt",
     // A bundle compiles as rt runs the sources: the transpilation and resolution flags apply.
     takes: { groups: ["build", "transpilation", "resolution", "config"], flags: ["help", "version", "watch", "no-clear-screen"] },
+    runsProgram: false,
   },
   secrets: {
     usage: "rt secrets <get|set|delete|list> ...",
     help: "Manage credentials in the OS credential store",
     takes: { groups: ["secrets"], flags: ["help", "json"] },
+    runsProgram: false,
   },
-} as const satisfies Record<string, { usage: string; help: string; takes?: CommandFlags }>;
+} as const satisfies Record<string, { usage: string; help: string; takes: CommandFlags; runsProgram: boolean }>;
 export type CommandName = keyof typeof COMMANDS;
 
-/** Whether `command` (undefined or not a command: running a file) takes `flag`; also for the language server. */
-export function commandTakes(command: string | undefined, flag: FlagSpec): boolean {
-  if (flag.command) return flag.command === command;
-  if (command === undefined || !Object.hasOwn(COMMANDS, command)) return true;
-  const { takes }: { readonly help: string; readonly takes?: CommandFlags } = COMMANDS[command as CommandName];
-  return !takes || takes.groups.includes(flag.group) || takes.flags.includes(flag.name);
+/** Whether `command` (undefined: running a file, as `rt run`) takes `flag`. */
+export function commandTakes(command: CommandName | undefined, flag: FlagSpec): boolean {
+  const { takes }: { readonly takes: CommandFlags } = COMMANDS[command ?? "run"];
+  return takes.groups.includes(flag.group) || takes.flags.some((name) => name === flag.name);
+}
+
+/** The commands that take `flag`, in COMMANDS' order. */
+export function commandsTaking(flag: FlagSpec): CommandName[] {
+  return (Object.keys(COMMANDS) as CommandName[]).filter((command) => commandTakes(command, flag));
+}
+
+/** The tables of rtfig.toml: "" is the top level. */
+export type ConfigTable = "" | "run";
+
+/**
+ * Where rtfig.toml holds a default for `flag`: "" (the top level), the `[run]` table, or nowhere
+ * (undefined): a flag that says what one invocation does, or one `rt run` does not take (rt build's).
+ */
+export function configTableOf(flag: FlagSpec): ConfigTable | undefined {
+  if (flag.config === false || !commandTakes("run", flag)) return undefined;
+  return flag.config ?? "";
 }
 
 const byName = new Map<string, FlagSpec>();
@@ -209,9 +233,9 @@ for (const flag of FLAGS) {
   byName.set(flag.name, flag);
   if (flag.short) byShort.set(flag.short, flag);
 }
-/** A flag's default from the table, typed as its value (only for rows that have one). */
-export function flagDefault<Name extends FlagName>(name: Name): NonNullable<FlagValues[Name]> {
-  return byName.get(name)!.default as NonNullable<FlagValues[Name]>;
+/** A flag's default from the table, typed as its value; only rows that have one can be named. */
+export function flagDefault<Name extends keyof FlagDefaults>(name: Name): FlagDefaults[Name] {
+  return byName.get(name)!.default as FlagDefaults[Name];
 }
 export function flagByName(name: string): FlagSpec | undefined {
   return byName.get(name);

@@ -1,5 +1,5 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, commandTakes, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
+import { COMMANDS, FLAGS, commandTakes, commandsTaking, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
@@ -11,12 +11,14 @@ export type FlagValue = string | number | boolean | string[];
  * flag reads `values.port` and gets the table's type; this is the one untyped door.
  */
 export function flagValue(values: FlagValues, name: string): FlagValue | undefined {
-  return (values as Record<string, FlagValue | undefined>)[name];
+  const untyped: Readonly<Record<string, FlagValue | undefined>> = values;
+  return untyped[name];
 }
 
 /** Sets a flag named at run time; the value was converted by its row (convertFlagValue, rtfig.toml). */
 export function setFlagValue(values: FlagValues, name: string, value: FlagValue): void {
-  (values as Record<string, FlagValue | undefined>)[name] = value;
+  const untyped: Record<string, FlagValue | undefined> = values;
+  untyped[name] = value;
 }
 
 export interface ParsedArgs {
@@ -106,7 +108,7 @@ export function* scanArgs(argv: readonly string[]): Generator<ScannedArg> {
         yield { kind: "command", index: i, command };
         continue;
       }
-      if (command === "build" || command === "secrets") {
+      if (command !== undefined && !COMMANDS[command].runsProgram) {
         yield { kind: "entry", index: i };
         continue;
       }
@@ -153,8 +155,9 @@ export function assertFlagsFitCommand(parsed: ParsedArgs): void {
   for (const name of parsed.given) {
     const flag = flagByName(name)!;
     if (commandTakes(parsed.command, flag)) continue;
-    if (flag.command) throw new UsageError(`${display(flag)} is a flag of "rt ${flag.command}": rt ${flag.command} ${display(flag)} ...`);
-    throw new UsageError(`${display(flag)} does not apply to rt ${parsed.command} (it is a flag for running programs)`);
+    if (commandTakes("run", flag)) throw new UsageError(`${display(flag)} does not apply to rt ${parsed.command} (it is a flag for running programs)`);
+    const owner = commandsTaking(flag)[0];
+    throw new UsageError(`${display(flag)} is a flag of "rt ${owner}": rt ${owner} ${display(flag)} ...`);
   }
 }
 

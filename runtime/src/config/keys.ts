@@ -1,14 +1,8 @@
 // rtfig.toml's keys, derived from the flag table: every flag rtfig.toml can hold a default for
 // is a top-level key (or a key of the `[run]` table), spelled in kebab-case or camelCase.
-import { FLAGS, type FlagSpec } from "../cli/flags.js";
+import { configTableOf, FLAGS, type ConfigTable, type FlagSpec } from "../cli/flags.js";
 
-/** The tables of rtfig.toml: "" is the top level. */
-export type ConfigTable = "" | "run";
-
-export function configTableOf(flag: FlagSpec): ConfigTable | undefined {
-  if (flag.config === false) return undefined;
-  return flag.config ?? "";
-}
+export type { ConfigTable };
 
 /** `console-depth` and `consoleDepth`. */
 export function configNames(flag: FlagSpec): string[] {

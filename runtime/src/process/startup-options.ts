@@ -3,7 +3,7 @@
 // no second process, so the pid, signals, exit codes and stdio are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
 import { flagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
-import { flagDefault } from "../cli/flags.js";
+import { flagDefault, type FlagName } from "../cli/flags.js";
 import { UsageError } from "../errors.js";
 
 /** rt flag → the Node options that implement it at process start (none: applied in-process). */
@@ -24,7 +24,8 @@ const STARTUP_OPTIONS: Readonly<Record<string, (value: FlagValue) => readonly st
 /** Node starts with one root store: OpenSSL's default store excludes the other two. */
 function assertOneTrustStore(values: FlagValues): void {
   if (values["use-default-lib-ca"] !== true) return;
-  const other = (["use-system-ca", "use-bundled-ca"] as const).find((flag) => values[flag] === true);
+  const others: readonly FlagName[] = ["use-system-ca", "use-bundled-ca"];
+  const other = others.find((flag) => values[flag] === true);
   if (other) throw new UsageError(`--use-default-lib-ca and --${other} choose different certificate stores: give one of them`);
 }
 

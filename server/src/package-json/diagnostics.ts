@@ -2,7 +2,7 @@
 // naming nothing rt can run (rt's own resolution and message), an unknown or not yet supported
 // rt flag or a value rt refuses (rt's own messages), and a pre/post hook whose main script is
 // missing (so the hook never runs).
-import { commandTakes } from "rt/flags";
+import { commandsTaking, commandTakes, type CommandName, type FlagSpec } from "rt/flags";
 import { convertFlagValue, ProgramError, resolveRunTarget, unknownFlag, UsageError } from "rt/scripts";
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -43,10 +43,7 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
     for (const invocation of script.invocations) {
       for (const { word, shown, flag, value } of invocation.flags) {
         if (!flag) add(word.start, word.end, DiagnosticSeverity.Error, unknownFlag(shown).message, "unknown-flag");
-        else if (!commandTakes(invocation.command?.text, flag)) {
-          const where = flag.command ? `is a flag of "rt ${flag.command}"` : `does not apply to rt ${invocation.command?.text}`;
-          add(word.start, word.end, DiagnosticSeverity.Error, `${shown} ${where}: rt refuses it here`, "misplaced-flag");
-        }
+        else if (!commandTakes(invocation.commandName, flag)) add(word.start, word.end, DiagnosticSeverity.Error, `${misplaced(shown, flag, invocation.commandName)}: rt refuses it here`, "misplaced-flag");
         else if (value === undefined) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} needs a value`, "invalid-value");
         else if (typeof value === "string" && !value.includes("$")) {
           try {
@@ -73,4 +70,10 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
     }
   }
   return diagnostics;
+}
+
+/** What rt says of a flag its command does not take: another command's own, or a flag for running programs. */
+function misplaced(shown: string, flag: FlagSpec, command: CommandName | undefined): string {
+  if (commandTakes("run", flag)) return `${shown} does not apply to rt ${command}`;
+  return `${shown} is a flag of "rt ${commandsTaking(flag)[0]}"`;
 }

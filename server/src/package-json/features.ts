@@ -53,7 +53,7 @@ export function scriptCompletion(document: TextDocument, model: PackageJson, off
   const afterRun = invocation.command?.text === "run" && offset > invocation.command.end;
   if (typed.startsWith("-") || !afterRun) {
     // The flags the command written takes (rt build's --outdir only after `rt build`).
-    const fitting = LONG_FLAGS.filter((flag) => commandTakes(invocation.command?.text, flag));
+    const fitting = LONG_FLAGS.filter((flag) => commandTakes(invocation.commandName, flag));
     const flags = fitting.map((flag): CompletionItem => ({
       label: `--${flag.name}`,
       kind: CompletionItemKind.Property,

@@ -1,7 +1,7 @@
 // An `rt ...` command inside a script, read by rt's own argument scanner (rt/scripts scanArgs,
 // the one parseArgs uses): its flags with their values, the built-in command, and the target
 // name, each with the word it is written in.
-import type { FlagSpec } from "rt/flags";
+import type { CommandName, FlagSpec } from "rt/flags";
 import { scanArgs } from "rt/scripts";
 import type { ShellCommand, Word } from "../core/shell-words.js";
 
@@ -21,6 +21,8 @@ export interface RtInvocation {
   readonly flags: readonly RtFlag[];
   /** `run`, `build`, ... */
   readonly command?: Word;
+  /** The command `command` names. */
+  readonly commandName?: CommandName;
   /** The file, script, binary or command name, if one was given. */
   readonly target?: Word;
   /** Where more of rt's own arguments may be typed: from after `rt` to the target (or the end). */
@@ -35,11 +37,14 @@ export function rtInvocation(command: ShellCommand): RtInvocation | undefined {
   const words = command.words.slice(start + 1);
   const flags: RtFlag[] = [];
   let commandWord: Word | undefined;
+  let commandName: CommandName | undefined;
   let target: Word | undefined;
   for (const arg of scanArgs(words.map((word) => word.text))) {
     if (arg.kind === "flag") flags.push({ word: words[arg.index]!, shown: arg.shown, flag: arg.flag, value: arg.value });
-    else if (arg.kind === "command") commandWord = words[arg.index];
-    else target = words[arg.index];
+    else if (arg.kind === "command") {
+      commandWord = words[arg.index];
+      commandName = arg.command;
+    } else target = words[arg.index];
   }
-  return { rt, flags, command: commandWord, target, argsEnd: target?.start ?? command.end };
+  return { rt, flags, command: commandWord, commandName, target, argsEnd: target?.start ?? command.end };
 }

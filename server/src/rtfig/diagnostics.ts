@@ -1,7 +1,7 @@
 // rtfig.toml problems, as rt would report them when it reads the file: syntax errors (rt refuses
 // the file), keys rt ignores (unknown, one-invocation flags) and values
 // of the wrong type or outside an enum (rt refuses the file).
-import { flagByName } from "rt/flags";
+import { configTableOf, flagByName } from "rt/flags";
 import { closestMatches } from "rt/scripts";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -54,7 +54,7 @@ function unknownKeyMessage(path: Path): string {
   const shown = shownPath(path);
   const flag = table.length === 0 ? flagByName(kebab(key)) : undefined;
   if (flag?.config === "run") return `"${shown}" belongs in the [run] table (write it under [run] or as "run.${key}"); rt ignores it here`;
-  const commandLineOnly = flag?.config === false ? flag : undefined;
+  const commandLineOnly = flag && configTableOf(flag) === undefined ? flag : undefined;
   if (commandLineOnly) return `"${shown}" (--${commandLineOnly.name}) applies to one invocation: give it on the command line; rt ignores it here`;
   const [best] = closestMatches(key, Object.keys(tableSchema(table)?.properties ?? {}));
   return `unknown key "${shown}"${best ? ` (did you mean "${[...table, best].join(".")}"?)` : ""}; rt ignores it`;
