@@ -63,7 +63,11 @@ export class CommonJsInterop {
         const names = new Set([...lexed, ...asked].filter(isExportName));
         this.deferredFiles.set(url, file);
         this.namesByUrl.set(url, names);
-        return facadeSource(url, names, [...asked].filter((name) => isExportName(name) && !lexed.has(name)));
+        return facadeSource(
+          url,
+          names,
+          [...asked].filter((name) => isExportName(name) && !lexed.has(name)),
+        );
       }
     }
     const exports = this.requireNow(file);
@@ -78,10 +82,11 @@ export class CommonJsInterop {
     return this.namesByUrl.has(url) || this.eagerUrls.has(url);
   }
 
-  /** False when `url` has a deferred facade that lacks a name `asked` names: it cannot serve that importer. */
-  serves(url: string, asked: Asked): boolean {
+  /** False when `url` has a deferred facade that lacks a name its importer asks for: it cannot serve that importer. */
+  serves(url: string, askedBy: () => Asked): boolean {
     const names = this.namesByUrl.get(url);
     if (!names) return true;
+    const asked = askedBy();
     return asked !== "all" && [...asked].every((name) => !isExportName(name) || names.has(name));
   }
 
@@ -98,7 +103,7 @@ export class CommonJsInterop {
       seen.add(target);
       const ext = path.extname(target);
       if (source === undefined && ext !== ".js" && ext !== ".cjs") return false;
-      let lexed;
+      let lexed: ReturnType<typeof lexCommonJs>;
       try {
         lexed = lexCommonJs(source ?? readFileSync(target, "utf8"));
       } catch {

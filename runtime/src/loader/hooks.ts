@@ -69,8 +69,12 @@ export class ModuleLoader {
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
   private readonly interop = new CommonJsInterop();
-  /** The JavaScript of each ES module loaded, by URL: what its imports of CommonJS ask is read from it. */
-  private readonly moduleSources = new Map<string, string | ArrayBuffer | NodeJS.TypedArray>();
+  /**
+   * The JavaScript of each ES module loaded, by URL, what its imports of CommonJS ask is read
+   * from: the string given to Node (no copy), or null for bytes Node read from the file (read
+   * again if ever needed, rather than kept).
+   */
+  private readonly moduleSources = new Map<string, string | null>();
   /** The importers (URL, specifier) of each file URL imported from an ES module, until it loads. */
   private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
   private beforeWorkerThreads: (() => void) | undefined;
@@ -142,7 +146,7 @@ export class ModuleLoader {
    * importer asks for is imported at a second URL, whose facade has every key (bun's way).
    */
   private noteImport(url: string, parentURL: string, specifier: string): string {
-    if (!this.interop.serves(url, this.askedBy(parentURL, specifier))) return url + (url.includes("?") ? "&" : "?") + ALL_KEYS;
+    if (!this.interop.serves(url, () => this.askedBy(parentURL, specifier))) return url + (url.includes("?") ? "&" : "?") + ALL_KEYS;
     // Only a module yet to load needs its importers (an ES module once loaded has its source kept).
     if (this.moduleSources.has(url) || this.interop.hasFacade(url)) return url;
     const importers = this.importers.get(url);
@@ -154,7 +158,7 @@ export class ModuleLoader {
   private askedBy(parentURL: string, specifier: string): Asked {
     const source = this.moduleSources.get(parentURL);
     if (source === undefined) return "all";
-    return askedOf(typeof source === "string" ? source : asBuffer(source).toString(), specifier);
+    return askedOf(source ?? readFileSync(fileURLToPath(parentURL), "utf8"), specifier);
   }
 
   /** What the importers of `url` so far ask of it. */
@@ -263,7 +267,7 @@ export class ModuleLoader {
     // Modules rt itself loads while transpiling (esbuild's package) are never transformed.
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const loaded = this.loadFile(url, context, nextLoad);
-    if (loaded.format === "module" && loaded.source != null) this.moduleSources.set(url, loaded.source);
+    if (loaded.format === "module" && loaded.source != null) this.moduleSources.set(url, typeof loaded.source === "string" ? loaded.source : null);
     this.importers.delete(url);
     return loaded;
   }

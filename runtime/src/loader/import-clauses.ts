@@ -15,7 +15,10 @@ export function askedOf(source: string, specifier: string): Asked {
   const names = new Set<string>();
   let found = false;
   for (const [, keyword, between] of source.matchAll(statement)) {
-    const clause = between!.trim().replace(/\bfrom$/, "").trim();
+    const clause = between!
+      .trim()
+      .replace(/\bfrom$/, "")
+      .trim();
     if (clause === "") {
       if (keyword === "export") return "all";
       found = true; // `import "x"`: runs it, asks no name
