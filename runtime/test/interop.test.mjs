@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, runOk } from "./rt.mjs";
+import { FIXTURES, rt, runOk } from "./rt.mjs";
 
 const HERE = path.join(FIXTURES, "interop");
 const NO_TYPE = path.join(HERE, "no-type");
@@ -73,8 +73,25 @@ test("a CommonJS export whose getter throws is undefined; the other names import
   assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["imports-throwing-getter.ts"])), { ok: 1, broken: null, names: ["broken", "default", "module.exports", "ok"] });
 });
 
-test("a CommonJS module imported from ESM runs before the importer's ES module imports' bodies (bun's order)", () => {
-  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["order.ts"])), { seen: "not set yet", now: "set by an ES module" });
+test("a CommonJS module imported from ESM runs after the ES modules imported above it (Node's order)", () => {
+  const set = "set by an ES module";
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["order.ts"])), { seen: set, now: set });
+  // Names the lexer cannot see: a default import, and a named one (checked once the module ran).
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["order-default.ts"])), { seen: set });
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["order-unlexed.ts"])), { seen: set });
+});
+
+test("a named import a CommonJS module does not have fails with Node's SyntaxError", () => {
+  const result = rt(["order-missing.ts"], { cwd: NO_TYPE });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /SyntaxError: The requested module '[^']*reads-flag-hidden\.cjs' does not provide an export named 'absent'/);
+});
+
+test("a later importer asking a name the first one's facade lacks still gets it, from the one evaluation", () => {
+  // The module then runs while that importer links (bun's order): both see the same value.
+  const { fromDefault, seen } = JSON.parse(runOk(NO_TYPE, ["order-late-name.ts"]));
+  assert.equal(typeof seen, "string");
+  assert.equal(fromDefault, seen);
 });
 
 test("a CommonJS module that require()s an ES module its importer also imports still loads (Node's way)", () => {

@@ -1,25 +1,49 @@
-// How ES modules see a CommonJS module: as bun does, not by Node's lexer. Node finds a CommonJS
-// module's named exports by lexing its source, which misses every export assigned in a way the
-// lexer cannot follow (lodash, UMD bundles...), and makes a default import the whole
+// How ES modules see a CommonJS module: with bun's names and Node's evaluation order. Node finds
+// a CommonJS module's named exports by lexing its source, which misses every export assigned in
+// a way the lexer cannot follow (lodash, UMD bundles...), and makes a default import the whole
 // `module.exports` even for compiled ESM (`__esModule` + `exports.default`). Here a CommonJS
-// module imported from ESM is require()d when the importer loads (in-thread, so synchronously),
-// and its URL is given an ES module facade built from the keys of its real `module.exports`.
+// module imported from ESM gets an ES module facade (at its own URL) that require()s it when the
+// facade is EVALUATED, in source order, after the importer's earlier imports (the
+// `import "dotenv/config"` pattern). Its export names must be fixed before that, when the facade
+// loads: the names cjs-module-lexer sees (following reexports, as Node does) plus every name its
+// importers so far ask for (a name asked for that the module does not have fails there, as
+// Node's link error would). Where the names cannot be known without running it, namely a
+// namespace import or `export *` or a clause rt cannot read, the module is require()d when the
+// facade loads and the facade has every key of its real `module.exports` (bun's order: it runs
+// while its importer is linked, before the bodies of the importer's ES module imports).
 //
-// Consequences, as in bun: the CommonJS module runs while its importer is linked, before the
-// bodies of the importer's ES module imports; it runs once (the facade reads the require cache
-// entry, and later require()s share it); an error it throws rejects the import there.
+// Either way it runs once (the facade reads the require cache entry, and later require()s share
+// it), and an error it throws rejects the import with that error.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import * as path from "node:path";
+// The WebAssembly build Node itself uses (its "import" export), made ready synchronously on first use.
+import { initSync, parse as lexCommonJs } from "cjs-module-lexer";
 
 /** The facade's way back to the exports: one accessor on globalThis, under a registered symbol. */
 const ACCESSOR = Symbol.for("rt.commonjsExports");
 
+/** What the importers of a CommonJS module ask of it: names, or everything (`*`). */
+export type Asked = ReadonlySet<string> | "all";
+
 export class CommonJsInterop {
-  /** `module.exports` of each required module whose facade has not been evaluated yet, by URL. */
+  /** `module.exports` of each module required at load, whose facade has not been evaluated yet, by URL. */
   private readonly exportsByUrl = new Map<string, unknown>();
+  /** The file each deferred facade require()s when it is evaluated, by URL. */
+  private readonly deferredFiles = new Map<string, string>();
+  /** The names each deferred facade exports, by URL (for importers that come later). */
+  private readonly namesByUrl = new Map<string, ReadonlySet<string>>();
+  /** The URLs of the facades built from the keys of a module required at load. */
+  private readonly eagerUrls = new Set<string>();
   private require: NodeJS.Require | undefined;
 
   constructor() {
     const take = (url: string): unknown => {
+      const file = this.deferredFiles.get(url);
+      if (file !== undefined) {
+        this.deferredFiles.delete(url);
+        return this.requireFile(file);
+      }
       const exports = this.exportsByUrl.get(url);
       this.exportsByUrl.delete(url);
       return exports;
@@ -28,37 +52,115 @@ export class CommonJsInterop {
   }
 
   /**
-   * Requires `file` now and returns the source of the ES module that stands for it at `url`;
-   * undefined when it cannot run yet (see REQUIRED_TOO_EARLY): then Node's way must do.
+   * The source of the ES module that stands for `file` at `url`, which importers ask `asked`
+   * of; `code` is the JavaScript that runs (transpiled if it was). Undefined when the module
+   * had to run now and cannot yet (see REQUIRED_TOO_EARLY): then Node's way must do.
    */
-  facade(file: string, url: string): string | undefined {
+  facade(file: string, url: string, code: string | undefined, asked: Asked): string | undefined {
+    if (asked !== "all") {
+      const lexed = this.lexedNames(file, code);
+      if (lexed) {
+        const names = new Set([...lexed, ...asked].filter(isExportName));
+        this.deferredFiles.set(url, file);
+        this.namesByUrl.set(url, names);
+        return facadeSource(
+          url,
+          names,
+          [...asked].filter((name) => isExportName(name) && !lexed.has(name)),
+        );
+      }
+    }
     const exports = this.requireNow(file);
     if (exports === TOO_EARLY) return undefined;
     this.exportsByUrl.set(url, exports);
+    this.eagerUrls.add(url);
     const isObject = (typeof exports === "object" && exports !== null) || typeof exports === "function";
-    const keys = isObject ? Object.keys(exports).filter(isExportName) : [];
-    // Compiled ESM marks itself with `__esModule`: its default export is `exports.default` (bun, tsx).
-    const compiledDefault = isObject && (exports as { __esModule?: unknown }).__esModule && Object.hasOwn(exports, "default");
-    const lines = [
-      `const m = globalThis[Symbol.for("rt.commonjsExports")](${JSON.stringify(url)});`,
-      `export default ${compiledDefault ? "m.default" : "m"};`,
-      // A getter that throws leaves its name undefined, as in Node, instead of failing the import.
-      "const get = (key) => { try { return m[key]; } catch {} };",
-      ...keys.map((key, i) => `const e${i} = get(${JSON.stringify(key)});`),
-      `export { ${[...keys.map((key, i) => `e${i} as ${JSON.stringify(key)}`), 'm as "module.exports"'].join(", ")} };`,
-    ];
-    return lines.join("\n");
+    return facadeSource(url, isObject ? Object.keys(exports).filter(isExportName) : [], []);
+  }
+
+  hasFacade(url: string): boolean {
+    return this.namesByUrl.has(url) || this.eagerUrls.has(url);
+  }
+
+  /** False when `url` has a deferred facade that lacks a name its importer asks for: it cannot serve that importer. */
+  serves(url: string, askedBy: () => Asked): boolean {
+    const names = this.namesByUrl.get(url);
+    if (!names) return true;
+    const asked = askedBy();
+    return asked !== "all" && [...asked].every((name) => !isExportName(name) || names.has(name));
+  }
+
+  /** The names cjs-module-lexer finds in `file` and the files it reexports; undefined if it cannot read one. */
+  private lexedNames(file: string, code: string | undefined): Set<string> | undefined {
+    if (!lexerReady) {
+      initSync();
+      lexerReady = true;
+    }
+    const names = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (target: string, source: string | undefined): boolean => {
+      if (seen.has(target)) return true;
+      seen.add(target);
+      const ext = path.extname(target);
+      if (source === undefined && ext !== ".js" && ext !== ".cjs") return false;
+      let lexed: ReturnType<typeof lexCommonJs>;
+      try {
+        lexed = lexCommonJs(source ?? readFileSync(target, "utf8"));
+      } catch {
+        return false;
+      }
+      for (const name of lexed.exports) names.add(name);
+      const from = createRequire(target);
+      return lexed.reexports.every((specifier) => {
+        try {
+          return visit(from.resolve(specifier), undefined);
+        } catch {
+          return false;
+        }
+      });
+    };
+    return visit(file, code) ? names : undefined;
   }
 
   private requireNow(file: string): unknown {
     try {
-      // An absolute path needs no parent to resolve from: one require function serves every file.
-      return (this.require ??= createRequire(file))(file);
+      return this.requireFile(file);
     } catch (error) {
       if (REQUIRED_TOO_EARLY.has((error as { code?: string }).code ?? "")) return TOO_EARLY;
       throw error;
     }
   }
+
+  private requireFile(file: string): unknown {
+    // An absolute path needs no parent to resolve from: one require function serves every file.
+    return (this.require ??= createRequire(file))(file);
+  }
+}
+
+/**
+ * The facade: its body takes the exports (requiring the module if it has not run) and exports
+ * `names`; `checked` are names asked for that the lexer did not see, which must be there.
+ */
+function facadeSource(url: string, names: Iterable<string>, checked: readonly string[]): string {
+  const keys = [...names];
+  const lines = [
+    `const m = globalThis[Symbol.for("rt.commonjsExports")](${JSON.stringify(url)});`,
+    // Compiled ESM marks itself with `__esModule`: its default export is `exports.default` (bun, tsx).
+    'const object = (typeof m === "object" && m !== null) || typeof m === "function";',
+    'export default object && m.__esModule && Object.hasOwn(m, "default") ? m.default : m;',
+  ];
+  if (checked.length) {
+    lines.push(
+      `for (const key of ${JSON.stringify(checked)}) if (!object || !(key in m)) throw new SyntaxError(\`The requested module '\${${JSON.stringify(url)}}' does not provide an export named '\${key}'\`);`,
+    );
+  }
+  lines.push(
+    // A getter that throws leaves its name undefined, as in Node, instead of failing the import.
+    "const get = (key) => { try { return m[key]; } catch {} };",
+    ...keys.map((key, i) => `const e${i} = get(${JSON.stringify(key)});`),
+    `export { ${[...keys.map((key, i) => `e${i} as ${JSON.stringify(key)}`), 'm as "module.exports"'].join(", ")} };`,
+  );
+  return lines.join("\n");
 }
 
 // The module require()s an ES module that the importing graph is still loading (Node cannot
@@ -67,6 +169,7 @@ export class CommonJsInterop {
 // once already, and run again then.
 const REQUIRED_TOO_EARLY = new Set(["ERR_REQUIRE_ESM_RACE_CONDITION", "ERR_REQUIRE_CYCLE_MODULE"]);
 const TOO_EARLY = Symbol("required too early");
+let lexerReady = false;
 
 // "default" is the default export above, "module.exports" Node's name for the whole object; an
 // export name must be well-formed Unicode.

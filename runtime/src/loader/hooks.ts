@@ -13,7 +13,8 @@ import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expa
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
 import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
-import { CommonJsInterop } from "./commonjs-interop.js";
+import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
+import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
 import { FileResolver, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
@@ -68,6 +69,14 @@ export class ModuleLoader {
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
   private readonly interop = new CommonJsInterop();
+  /**
+   * The JavaScript of each ES module loaded, by URL, what its imports of CommonJS ask is read
+   * from: the string given to Node (no copy), or null for bytes Node read from the file (read
+   * again if ever needed, rather than kept).
+   */
+  private readonly moduleSources = new Map<string, string | null>();
+  /** The importers (URL, specifier) of each file URL imported from an ES module, until it loads. */
+  private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
   private beforeWorkerThreads: (() => void) | undefined;
 
   constructor(private readonly settings: LoaderSettings) {
@@ -122,9 +131,48 @@ export class ModuleLoader {
       before();
     }
     const resolved = this.resolveModule(specifier, context, nextResolve);
+    if (!resolved.url.startsWith("file:")) return resolved;
+    const forRequire = context.conditions.includes("require");
     const tracker = this.settings.tracker;
-    if (!tracker || !resolved.url.startsWith("file:")) return resolved;
-    return { ...resolved, url: tracker.resolved(resolved.url, context.parentURL, context.conditions.includes("require")) };
+    const url = tracker ? tracker.resolved(resolved.url, context.parentURL, forRequire) : resolved.url;
+    const parentURL = context.parentURL;
+    if (forRequire || !parentURL?.startsWith("file:")) return url === resolved.url ? resolved : { ...resolved, url };
+    return { ...resolved, url: this.noteImport(url, parentURL, specifier) };
+  }
+
+  /**
+   * Remembers that `parentURL` imports `url` by `specifier`, for the CommonJS facade that may
+   * load there. The URL to load: a CommonJS module whose deferred facade lacks a name this
+   * importer asks for is imported at a second URL, whose facade has every key (bun's way).
+   */
+  private noteImport(url: string, parentURL: string, specifier: string): string {
+    if (!this.interop.serves(url, () => this.askedBy(parentURL, specifier))) return url + (url.includes("?") ? "&" : "?") + ALL_KEYS;
+    // Only a module yet to load needs its importers (an ES module once loaded has its source kept).
+    if (this.moduleSources.has(url) || this.interop.hasFacade(url)) return url;
+    const importers = this.importers.get(url);
+    if (importers) importers.push({ parentURL, specifier });
+    else this.importers.set(url, [{ parentURL, specifier }]);
+    return url;
+  }
+
+  private askedBy(parentURL: string, specifier: string): Asked {
+    const source = this.moduleSources.get(parentURL);
+    if (source === undefined) return "all";
+    return askedOf(source ?? readFileSync(fileURLToPath(parentURL), "utf8"), specifier);
+  }
+
+  /** What the importers of `url` so far ask of it. */
+  private askedOf(url: string): Asked {
+    const importers = this.importers.get(url);
+    this.importers.delete(url);
+    if (!importers || url.endsWith(ALL_KEYS)) return "all";
+    const names = new Set<string>();
+    for (const { parentURL, specifier } of importers) {
+      const asked = this.askedBy(parentURL, specifier);
+      if (asked === "all") return "all";
+      for (const name of asked) names.add(name);
+    }
+    return names;
   }
 
   private resolveModule(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
@@ -218,6 +266,13 @@ export class ModuleLoader {
   private load(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
     // Modules rt itself loads while transpiling (esbuild's package) are never transformed.
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
+    const loaded = this.loadFile(url, context, nextLoad);
+    if (loaded.format === "module" && loaded.source != null) this.moduleSources.set(url, typeof loaded.source === "string" ? loaded.source : null);
+    this.importers.delete(url);
+    return loaded;
+  }
+
+  private loadFile(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
     const file = fileURLToPath(url);
     this.settings.tracker?.loaded(file);
     const forRequire = context.conditions?.includes("require") ?? false;
@@ -233,7 +288,7 @@ export class ModuleLoader {
       if (transpiled.format !== "commonjs" || forRequire) return loaded();
       // The facade's require() loads the same file: it takes this result instead of transpiling again.
       this.pending.set(file, transpiled);
-      return this.facadeFor(file, url) ?? loaded();
+      return this.facadeFor(file, url, transpiled.code) ?? loaded();
     }
     // Node's own JSON format keeps `with { type: "json" }` and require() exactly as in Node;
     // the text is checked first so a syntax error is reported like any other.
@@ -247,12 +302,12 @@ export class ModuleLoader {
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
     if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
-    return this.facadeFor(file, url) ?? loaded;
+    return this.facadeFor(file, url, undefined) ?? loaded;
   }
 
   /** undefined when the module cannot run yet: it then loads Node's way (commonjs-interop.ts). */
-  private facadeFor(file: string, url: string): LoadFnOutput | undefined {
-    const source = this.interop.facade(file, url);
+  private facadeFor(file: string, url: string, code: string | undefined): LoadFnOutput | undefined {
+    const source = this.interop.facade(file, url, code, this.askedOf(url));
     return source === undefined ? undefined : { format: "module", source, shortCircuit: true };
   }
 
@@ -373,6 +428,8 @@ export class ModuleLoader {
 const MODULE_STATEMENT = /(?:^[ \t]*|[;}])(?:import[\s{*"']|export[\s{*])|\bimport\.meta\b/m;
 
 const COMMONJS_NAMES = ["require", "__filename", "__dirname"];
+/** The query of a CommonJS module's second URL, whose facade has every key (noteImport). */
+const ALL_KEYS = "rt-commonjs-all-keys";
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
 function asBuffer(source: ArrayBuffer | NodeJS.TypedArray): Buffer {
