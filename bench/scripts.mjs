@@ -1,8 +1,8 @@
 // Script-runner benchmark: `rt run` against npm, `node --run` and bun, side by side in one run,
 // on three generated projects: a script that does nothing (`"noop": "true"`), listing a package
 // with 200 scripts, and one script in 50 workspace packages. `rt` is what node_modules/.bin/rt
-// starts: the compiled front (runtime/native/) once built, which runs scripts itself and hands
-// the rest to the Node CLI; the Node CLI started directly is measured beside it (and a file run,
+// starts: the compiled front (runtime/native/) once built, which runs scripts and lists them
+// itself and hands the rest to the Node CLI; the Node CLI started directly is measured beside it (and a file run,
 // `rt hello.ts`, which pays the front's exec). Every row is a whole process, timed
 // round-robin with per-round ratios (lib.mjs); npm runs on the project's Node 24, like rt.
 //
@@ -125,7 +125,8 @@ function main() {
     const added = pairwiseDifference(file.rt, file.base);
     console.log(`- ${added <= 2 ? "PASS" : "FAIL"} \`rt hello.ts\` through the front vs the Node CLI: ${added >= 0 ? "+" : ""}${added.toFixed(2)} ms (target ≤ +2 ms)`);
     const listed = pairwise(listing.rt, listing["rt-node"]);
-    console.log(`- ${listed <= 1.02 ? "PASS" : "FAIL"} \`rt run\` listing through the front vs the Node CLI: ${listed.toFixed(2)}× (+${pairwiseDifference(listing.rt, listing["rt-node"]).toFixed(2)} ms; target: unchanged, ≤ 1.02×)`);
+    const listedDifference = pairwiseDifference(listing.rt, listing["rt-node"]);
+    console.log(`- ${listed < 1 ? "PASS" : "FAIL"} \`rt run\` listing through the front (which lists itself) vs the Node CLI: ${listed.toFixed(2)}× (${listedDifference >= 0 ? "+" : ""}${listedDifference.toFixed(2)} ms; target: faster, < 1×)`);
   }
   console.log(`\nFor information:`);
   if (noop["rt-node"]) console.log(`- \`rt run noop\`: the front is ${pairwise(noop.rt, noop["rt-node"]).toFixed(2)}× the Node CLI`);

@@ -2,8 +2,8 @@
 
 // rt's compiled front. `rt run <script>` and `rt <script>` spend most of their time starting
 // Node (issue 22): this program runs a package.json script itself, exactly as the Node CLI's
-// runner (src/run/) does, and replaces itself with the Node CLI (exec: same process, no second
-// one) for everything else, and whenever it is not sure it would behave the same. The rules
+// runner (src/run/) does, lists the scripts for a plain `rt run` / `rt run --json`, and replaces
+// itself with the Node CLI (exec: same process, no second one) for everything else, and whenever it is not sure it would behave the same. The rules
 // both implement are tested by one table (test/fixtures/scripts/rules.json) against both.
 //
 // RT_NATIVE=0 sends every invocation to the Node CLI.
@@ -18,6 +18,12 @@ func main() {
 	args := os.Args[1:]
 	launcher := launcherPath()
 	if os.Getenv("RT_NATIVE") != "0" {
+		// The Node CLI would refuse to start without a Node it supports: so does the listing here.
+		if listed, ok := readListing(args); ok {
+			if _, ok := findNode(); ok {
+				os.Exit(listScripts(listed))
+			}
+		}
 		if request, ok := readRequest(args); ok {
 			if node, ok := findNode(); ok {
 				os.Exit(runScript(request, runContext{launcher: launcher, node: node}))

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"syscall"
 )
 
@@ -15,6 +18,10 @@ type manifest struct {
 	dir, file     string
 	name, version *string
 	scripts       map[string]string
+	// scriptOrder is the scripts in Object.entries order: array-index names ascending, then file order.
+	scriptOrder []string
+	// exactStrings: no string reads differently in Go than in JavaScript (see validUnicode).
+	exactStrings bool
 }
 
 // findManifest is the package.json nearest to dir, as the Node CLI finds it. ok is false when the
@@ -44,18 +51,63 @@ func parseManifest(file string, text []byte) (*manifest, bool) {
 	if raw, present := fields["workspaces"]; present && !validWorkspaces(raw) {
 		return nil, false
 	}
-	found := &manifest{dir: filepath.Dir(file), file: file, scripts: map[string]string{}, name: stringField(fields, "name"), version: stringField(fields, "version")}
-	var scripts map[string]json.RawMessage
+	found := &manifest{dir: filepath.Dir(file), file: file, scripts: map[string]string{}, name: stringField(fields, "name"), version: stringField(fields, "version"), exactStrings: validUnicode(text)}
 	// Not an object: no scripts; an entry that is not a string is left out.
-	if json.Unmarshal(fields["scripts"], &scripts) == nil {
-		for name, raw := range scripts {
-			var command string
-			if json.Unmarshal(raw, &command) == nil && raw[0] == '"' {
-				found.scripts[name] = command
-			}
+	names, scripts := objectEntries(fields["scripts"])
+	for _, name := range names {
+		raw := scripts[name]
+		var command string
+		if raw[0] == '"' && json.Unmarshal(raw, &command) == nil {
+			found.scripts[name] = command
+			found.scriptOrder = append(found.scriptOrder, name)
 		}
 	}
 	return found, true
+}
+
+// objectEntries reads a JSON object as JSON.parse and Object.entries see it: a repeated key keeps
+// its first place and its last value; array-index keys come first, in ascending order.
+func objectEntries(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
+	values := map[string]json.RawMessage{}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, values
+	}
+	decoder := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := decoder.Token(); err != nil {
+		return nil, values
+	}
+	var indexes, others []string
+	for decoder.More() {
+		token, err := decoder.Token()
+		key, isKey := token.(string)
+		var value json.RawMessage
+		if err != nil || !isKey || decoder.Decode(&value) != nil {
+			return nil, map[string]json.RawMessage{}
+		}
+		if _, seen := values[key]; !seen {
+			if isArrayIndex(key) {
+				indexes = append(indexes, key)
+			} else {
+				others = append(others, key)
+			}
+		}
+		values[key] = value
+	}
+	sort.Slice(indexes, func(i, j int) bool {
+		a, _ := strconv.ParseUint(indexes[i], 10, 32)
+		b, _ := strconv.ParseUint(indexes[j], 10, 32)
+		return a < b
+	})
+	return append(indexes, others...), values
+}
+
+// isArrayIndex: the canonical decimal form of an integer below 2^32 - 1.
+func isArrayIndex(key string) bool {
+	if key == "" || (len(key) > 1 && key[0] == '0') {
+		return false
+	}
+	n, err := strconv.ParseUint(key, 10, 64)
+	return err == nil && n < 1<<32-1 && strconv.FormatUint(n, 10) == key
 }
 
 func stringField(fields map[string]json.RawMessage, key string) *string {
