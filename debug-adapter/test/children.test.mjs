@@ -1,14 +1,17 @@
 // Child processes as child sessions: each rt process the debugged program starts (fork, spawn of
-// process.execPath, cluster.fork) reports in, waits, and is attached through DAP's startDebugging with the same
+// process.execPath, cluster.fork, the `rt` a script started by `rt run` runs) reports in, waits, and is attached through DAP's startDebugging with the same
 // breakpoints; a dependency's tool (node_modules) and a process that is not rt are left alone; autoAttachChildProcesses: false opts out.
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { DapClient, FIXTURES } from "./dap.mjs";
+import { DapClient, FIXTURES, REPO } from "./dap.mjs";
 
 const DIR = path.join(FIXTURES, "children");
 const MAIN = path.join(DIR, "main.ts");
 const CHILD = path.join(DIR, "child.ts");
+const RUNS_SCRIPT = path.join(DIR, "runs-script.ts");
+// PATH as `rt run`/npm give a program: node_modules/.bin (rt's compiled front) and the Node that runs it first.
+const RUN_PATH = [path.join(REPO, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
 
 test("forked, spawned and cluster.fork rt children stop at a breakpoint set before launch in child.ts, each in a child session; a node_modules tool and the shell child are left alone", async (t) => {
   const dap = DapClient.start(t);
@@ -45,4 +48,24 @@ test("autoAttachChildProcesses: false leaves the children undebugged: no child s
   assert.equal(dap.children.length, 0);
   const lines = dap.output("stdout").split("\n");
   assert.ok(lines.includes("child forked") && lines.includes("child spawned"), `the children ran: ${lines}`);
+});
+
+test("`rt run <script>` started by the program: the runner (compiled front, then the Node runner) gets no session, the `rt child.ts` its script starts stops at a breakpoint in child.ts in a child session", async (t) => {
+  const dap = DapClient.start(t);
+  await dap.launch({ program: RUNS_SCRIPT, env: { PATH: RUN_PATH } }, { breakpoints: { [CHILD]: [4] } });
+  for (const [index, how] of [[0, "scripted"], [1, "scripted by node"]]) {
+    const { session, configuration, started } = await dap.childSession(index);
+    assert.match(configuration.name, /^child\.ts \[\d+\]$/);
+    await started;
+    assert.equal((await session.stopped()).reason, "breakpoint");
+    const frame = await session.topFrame();
+    assert.deepEqual([frame.name, frame.source.path, frame.line], ["greet", CHILD, 4]);
+    assert.equal((await session.request("evaluate", { expression: "greeting", frameId: frame.id, context: "watch" })).result, `"child ${how}"`);
+    await session.request("continue", { threadId: 1 });
+    await session.event("terminated");
+  }
+  assert.equal((await dap.event("exited")).exitCode, 0);
+  assert.equal(dap.children.length, 2, "one session per `rt child.ts`, none for the runners");
+  const lines = dap.output("stdout").split("\n");
+  for (const line of ["child scripted", "scripted exited 0", "child scripted by node", "scripted by node exited 0"]) assert.ok(lines.includes(line), `${line} in ${lines}`);
 });
