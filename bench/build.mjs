@@ -24,15 +24,33 @@ function writeProject() {
     for (let i = 0; i < 4; i++) {
       const n = `${m}_${i}`;
       out.push(
-        `export interface Item${n} {`, `  id: number;`, `  name: string;`, `  kind: Kind${m};`, `  tags: readonly string[];`, `}`,
+        `export interface Item${n} {`,
+        `  id: number;`,
+        `  name: string;`,
+        `  kind: Kind${m};`,
+        `  tags: readonly string[];`,
+        `}`,
         `export type Box${n}<T> = { value: T; next?: Box${n}<T> };`,
         `export function make${n}(id: number, name: string): Item${n} {`,
-        `  const tags: string[] = [name, String(id), Kind${m}.A];`, `  return { id, name, kind: Kind${m}.B, tags };`, `}`,
+        `  const tags: string[] = [name, String(id), Kind${m}.A];`,
+        `  return { id, name, kind: Kind${m}.B, tags };`,
+        `}`,
         `export function score${n}<T extends Item${n}>(item: T, box: Box${n}<number>): number {`,
-        `  let total: number = box.value + COUNT;`, `  for (const tag of item.tags) total += tag.length;`, `  return total + item.id;`, `}`,
-        `export class Store${n}<T extends Item${n} = Item${n}> {`, `  private items: T[] = [];`, `  readonly label: string = "store${n}";`,
-        `  add(item: T): this {`, `    this.items.push(item);`, `    return this;`, `  }`,
-        `  total(): number {`, `    return this.items.reduce((sum: number, it: T) => sum + score${n}(it, { value: 1 }), 0);`, `  }`, `}`,
+        `  let total: number = box.value + COUNT;`,
+        `  for (const tag of item.tags) total += tag.length;`,
+        `  return total + item.id;`,
+        `}`,
+        `export class Store${n}<T extends Item${n} = Item${n}> {`,
+        `  private items: T[] = [];`,
+        `  readonly label: string = "store${n}";`,
+        `  add(item: T): this {`,
+        `    this.items.push(item);`,
+        `    return this;`,
+        `  }`,
+        `  total(): number {`,
+        `    return this.items.reduce((sum: number, it: T) => sum + score${n}(it, { value: 1 }), 0);`,
+        `  }`,
+        `}`,
       );
     }
     out.push(`export function run${m}(): number {`, `  let sum = 0;`);
@@ -58,11 +76,36 @@ function main() {
   const nodeTarget = `node${process.versions.node.split(".")[0]}`;
   const apiScript = `require(${JSON.stringify(path.join(ROOT, "node_modules", "esbuild"))}).build({ entryPoints: ["src/index.ts"], bundle: true, outdir: "out-api", platform: "node", format: "esm", target: "${nodeTarget}", sourcemap: "linked", logLevel: "warning" })`;
   const rows = [
-    { id: "esbuild", name: "esbuild CLI", cmd: esbuildBin, args: ["src/index.ts", "--bundle", "--outdir=out-esbuild", "--platform=node", "--format=esm", `--target=${nodeTarget}`, "--sourcemap=linked", "--log-level=warning"], out: "out-esbuild/index.js" },
+    {
+      id: "esbuild",
+      name: "esbuild CLI",
+      cmd: esbuildBin,
+      args: [
+        "src/index.ts",
+        "--bundle",
+        "--outdir=out-esbuild",
+        "--platform=node",
+        "--format=esm",
+        `--target=${nodeTarget}`,
+        "--sourcemap=linked",
+        "--log-level=warning",
+      ],
+      out: "out-esbuild/index.js",
+    },
     { id: "rt", name: "rt build", cmd: NODE, args: [RT, "build", "src/index.ts", "--outdir", "out-rt", "--target", "node"], out: "out-rt/index.js" },
     { id: "api", name: "node + esbuild API", cmd: NODE, args: ["-e", apiScript], out: "out-api/index.js" },
     { id: "node", name: "node -e 0 (Node's boot alone)", cmd: NODE, args: ["-e", "0"], out: "out-esbuild/index.js" },
-    ...(peers.bun ? [{ id: "bun", name: `bun build (${peers.bun.version})`, cmd: peers.bun.cmd, args: ["build", "src/index.ts", "--outdir", "out-bun", "--target", "node", "--sourcemap=linked"], out: "out-bun/index.js" }] : []),
+    ...(peers.bun
+      ? [
+          {
+            id: "bun",
+            name: `bun build (${peers.bun.version})`,
+            cmd: peers.bun.cmd,
+            args: ["build", "src/index.ts", "--outdir", "out-bun", "--target", "node", "--sourcemap=linked"],
+            out: "out-bun/index.js",
+          },
+        ]
+      : []),
   ].map((row) => ({ ...row, cwd: PROJECT, env: ENV }));
 
   // Check every command once: it exits 0 and its bundle runs under node.
@@ -75,10 +118,14 @@ function main() {
   });
 
   console.log(`# rt build benchmark\n`);
-  console.log(`node ${process.version}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}, esbuild ${run(esbuildBin, ["--version"]).stdout.trim()}` +
-    (peers.bun ? `, bun ${peers.bun.version}` : ""));
+  console.log(
+    `node ${process.version}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}, esbuild ${run(esbuildBin, ["--version"]).stdout.trim()}` +
+      (peers.bun ? `, bun ${peers.bun.version}` : ""),
+  );
   console.log(machineLine());
-  console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${working.length} commands per round in random order; the project has ${MODULES + 2} files, ${lines} lines\n`);
+  console.log(
+    `${RUNS} rounds after ${WARMUP} warm-up rounds, ${working.length} commands per round in random order; the project has ${MODULES + 2} files, ${lines} lines\n`,
+  );
   measure(working, RUNS);
   printBlock("bundle a 5,000-line project (ESM for Node, linked source map)", working);
   const by = Object.fromEntries(working.map((row) => [row.id, row]));

@@ -113,7 +113,9 @@ print(`| step (next -> stopped), 100 steps | ${fmt(median(steps))} | ${fmt(Math.
 print("");
 print(`launch -> first breakpoint: ${fmt(median(adapter))} (target <= 1500 ms) ${median(adapter) <= 1500 ? "OK" : "MISSED"}`);
 print(`ratio to the floor (median of per-round ratios): ${ratio.toFixed(2)}x (target <= 2x) ${ratio <= 2 ? "OK" : "MISSED"}`);
-print(`rt's own share: rt --inspect-brk with a raw client is ${median(rtRaw.map((ms, i) => ms / floor[i])).toFixed(2)}x the floor; the adapter is ${median(adapter.map((ms, i) => ms / rtRaw[i])).toFixed(2)}x that`);
+print(
+  `rt's own share: rt --inspect-brk with a raw client is ${median(rtRaw.map((ms, i) => ms / floor[i])).toFixed(2)}x the floor; the adapter is ${median(adapter.map((ms, i) => ms / rtRaw[i])).toFixed(2)}x that`,
+);
 print(`median step round trip: ${fmt(median(steps))} (target <= 5 ms) ${median(steps) <= 5 ? "OK" : "MISSED"}`);
 // Children (adapters, programs) may still hold handles: leave once the report is written.
 process.stdout.write(`${report.join("\n")}\n`, () => process.exit(0));

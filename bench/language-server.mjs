@@ -21,7 +21,13 @@ function packageJson() {
   const scripts = [];
   for (let i = 0; i < 500; i++) {
     const kind = i % 5;
-    const command = [`rt run s${(i + 1) % 500} && rt run s${(i + 2) % 500}`, "tsc -b && lsp-tool --out dist/out.js", `rt --watch src/main.ts --port ${3000 + i}`, `NODE_ENV=test rt --shell=rt run s${(i + 7) % 500} -- --flag`, "sh ./scripts/setup.sh --config=src/config.json"][kind];
+    const command = [
+      `rt run s${(i + 1) % 500} && rt run s${(i + 2) % 500}`,
+      "tsc -b && lsp-tool --out dist/out.js",
+      `rt --watch src/main.ts --port ${3000 + i}`,
+      `NODE_ENV=test rt --shell=rt run s${(i + 7) % 500} -- --flag`,
+      "sh ./scripts/setup.sh --config=src/config.json",
+    ][kind];
     scripts.push(`    "${kind === 4 && i % 2 ? "pre" : ""}s${i}": ${JSON.stringify(command)}`);
   }
   return `{\n  "name": "bench",\n  "version": "1.0.0",\n  "scripts": {\n${scripts.join(",\n")}\n  }\n}\n`;
@@ -29,7 +35,20 @@ function packageJson() {
 
 /** 300 lines: the top-level keys, a [run] table, and long [define] and [loader] tables. */
 function rtfig() {
-  const lines = ["# rtfig.toml for the benchmark", "smol = true", "console-depth = 4", 'unhandled-rejections = "strict"', 'preload = ["./setup.ts", "./more.ts"]', 'jsx-runtime = "classic"', "", "[run]", 'shell = "rt"', "silent = true", "", "[define]"];
+  const lines = [
+    "# rtfig.toml for the benchmark",
+    "smol = true",
+    "console-depth = 4",
+    'unhandled-rejections = "strict"',
+    'preload = ["./setup.ts", "./more.ts"]',
+    'jsx-runtime = "classic"',
+    "",
+    "[run]",
+    'shell = "rt"',
+    "silent = true",
+    "",
+    "[define]",
+  ];
   for (let i = 0; lines.length < 250; i++) lines.push(`"process.env.KEY_${i}" = '"value ${i}"'`);
   lines.push("", "[loader]");
   for (let i = 0; lines.length < 300; i++) lines.push(`".ext${i}" = "${i % 2 ? "text" : "file"}"`);
@@ -100,7 +119,9 @@ function table(title, rows) {
   console.log("| --- | ---: | ---: | ---: | ---: |");
   for (const row of rows) {
     const sorted = [...row.times].sort((a, b) => a - b);
-    console.log(`| ${row.name} | ${sorted[0].toFixed(1)} | ${median(sorted).toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.9)].toFixed(1)} | ${pairwise(row, rows[0]).toFixed(2)}× |`);
+    console.log(
+      `| ${row.name} | ${sorted[0].toFixed(1)} | ${median(sorted).toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.9)].toFixed(1)} | ${pairwise(row, rows[0]).toFixed(2)}× |`,
+    );
   }
   console.log();
 }
@@ -114,7 +135,11 @@ table("Diagnostics latency (didChange to publishDiagnostics of that version)", l
 const startupRows = await startups();
 table("Startup", startupRows);
 console.log("## Targets (medians)\n");
-for (const [row, limit] of [[latencyRows[1], 20], [latencyRows[2], 20], [startupRows[1], 150]]) {
+for (const [row, limit] of [
+  [latencyRows[1], 20],
+  [latencyRows[2], 20],
+  [startupRows[1], 150],
+]) {
   const m = median(row.times);
   console.log(`- ${m <= limit ? "PASS" : "FAIL"} ${row.name}: ${m.toFixed(1)} ms (target ≤ ${limit} ms)`);
 }

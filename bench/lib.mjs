@@ -70,7 +70,10 @@ export function runsOption(fallback) {
 }
 
 export function machineLine() {
-  return `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+  return `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`;
 }
 
 export const median = (xs) => {

@@ -144,7 +144,12 @@ async function main() {
   writeFixtures();
   const baseBin = buildBase();
   console.log(`# rt process-control benchmark\n`);
-  console.log(`node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`startup: ${RUNS * 2} rounds; watch/hot: ${RUNS} edits per watcher (after ${WARMUP} warm-up rounds each)\n`);
 
   const s = startup(baseBin);
@@ -152,7 +157,9 @@ async function main() {
   console.log(`| command | min ms | median ms | per-round difference to "before" (median) |`);
   console.log(`| --- | ---: | ---: | ---: |`);
   for (const row of Object.values(s)) {
-    console.log(`| ${row.name} | ${Math.min(...row.times).toFixed(1)} | ${median(row.times).toFixed(1)} | ${row.id === "node" ? "" : `${diffs(row, s.base) >= 0 ? "+" : ""}${diffs(row, s.base).toFixed(2)} ms`} |`);
+    console.log(
+      `| ${row.name} | ${Math.min(...row.times).toFixed(1)} | ${median(row.times).toFixed(1)} | ${row.id === "node" ? "" : `${diffs(row, s.base) >= 0 ? "+" : ""}${diffs(row, s.base).toFixed(2)} ms`} |`,
+    );
   }
 
   const l = await latency();
@@ -171,7 +178,9 @@ async function main() {
   ];
   console.log(`\n## Targets\n`);
   for (const [label, pass] of targets) console.log(`- ${pass ? "PASS" : "FAIL"} ${label}`);
-  console.log(`\nFor information: warm \`rt hello.ts\` with rtfig.toml and .env present: ${diffs(s.configured, s.base) >= 0 ? "+" : ""}${diffs(s.configured, s.base).toFixed(2)} ms over "before".`);
+  console.log(
+    `\nFor information: warm \`rt hello.ts\` with rtfig.toml and .env present: ${diffs(s.configured, s.base) >= 0 ? "+" : ""}${diffs(s.configured, s.base).toFixed(2)} ms over "before".`,
+  );
 }
 
 await main().catch((error) => {

@@ -9,7 +9,22 @@
 //   node bench/scripts.mjs [--runs N]      (a report: always exits 0)
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { FRONT, machineLine, measure, NODE, pairwise, pairwiseDifference, printBlock, printTargets, RT, run, setupPeers, WARMUP, WORK, runsOption } from "./lib.mjs";
+import {
+  FRONT,
+  machineLine,
+  measure,
+  NODE,
+  pairwise,
+  pairwiseDifference,
+  printBlock,
+  printTargets,
+  RT,
+  run,
+  setupPeers,
+  WARMUP,
+  WORK,
+  runsOption,
+} from "./lib.mjs";
 
 const FIX = path.join(WORK, "scripts");
 const PACKAGES = 50;
@@ -51,7 +66,7 @@ function blocks(peers) {
   const nodeCli = (id, name, args, cwd) => (FRONT ? [row(id, `${name} (Node CLI, no front)`, NODE, [RT, ...args], cwd)] : []);
   return [
     {
-      title: "a script that does nothing (`\"noop\": \"true\"`)",
+      title: 'a script that does nothing (`"noop": "true"`)',
       rows: [
         row("base", "npm run noop", "npm", ["run", "noop"], "noop"),
         rt("rt", "rt run noop", ["run", "noop"], "noop"),
@@ -106,8 +121,12 @@ function main() {
   const rows = all.flatMap((b) => b.rows);
 
   console.log(`# rt script-runner benchmark\n`);
-  console.log(`node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}, npm ${run("npm", ["--version"]).stdout.trim()}` +
-    Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
+  console.log(
+    `node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}, npm ${run("npm", ["--version"]).stdout.trim()}` +
+      Object.entries(peers)
+        .map(([id, p]) => `, ${id} ${p.version}`)
+        .join(""),
+  );
   console.log(machineLine());
   console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order\n`);
 
@@ -123,16 +142,25 @@ function main() {
   ]);
   if (file) {
     const added = pairwiseDifference(file.rt, file.base);
-    console.log(`- ${added <= 2 ? "PASS" : "FAIL"} \`rt hello.ts\` through the front vs the Node CLI: ${added >= 0 ? "+" : ""}${added.toFixed(2)} ms (target ≤ +2 ms)`);
+    console.log(
+      `- ${added <= 2 ? "PASS" : "FAIL"} \`rt hello.ts\` through the front vs the Node CLI: ${added >= 0 ? "+" : ""}${added.toFixed(2)} ms (target ≤ +2 ms)`,
+    );
     const listed = pairwise(listing.rt, listing["rt-node"]);
     const listedDifference = pairwiseDifference(listing.rt, listing["rt-node"]);
-    console.log(`- ${listed < 1 ? "PASS" : "FAIL"} \`rt run\` listing through the front (which lists itself) vs the Node CLI: ${listed.toFixed(2)}× (${listedDifference >= 0 ? "+" : ""}${listedDifference.toFixed(2)} ms; target: faster, < 1×)`);
+    console.log(
+      `- ${listed < 1 ? "PASS" : "FAIL"} \`rt run\` listing through the front (which lists itself) vs the Node CLI: ${listed.toFixed(2)}× (${listedDifference >= 0 ? "+" : ""}${listedDifference.toFixed(2)} ms; target: faster, < 1×)`,
+    );
   }
   console.log(`\nFor information:`);
   if (noop["rt-node"]) console.log(`- \`rt run noop\`: the front is ${pairwise(noop.rt, noop["rt-node"]).toFixed(2)}× the Node CLI`);
-  for (const [b, what] of [[noop, "run noop"], [listing, "listing"], [workspaces, `--filter '*' noop`]]) {
+  for (const [b, what] of [
+    [noop, "run noop"],
+    [listing, "listing"],
+    [workspaces, `--filter '*' noop`],
+  ]) {
     for (const id of ["node", "bun"]) if (b[id] && b.rt) console.log(`- rt ${what}: ${pairwise(b.rt, b[id]).toFixed(2)}× ${b[id].name}`);
-    if (b.floor) console.log(`- ${b.floor.name}: ${pairwise(b.floor, b.base).toFixed(2)}× ${b.base.name}; rt is ${pairwise(b.rt, b.floor).toFixed(2)}× this floor`);
+    if (b.floor)
+      console.log(`- ${b.floor.name}: ${pairwise(b.floor, b.base).toFixed(2)}× ${b.base.name}; rt is ${pairwise(b.rt, b.floor).toFixed(2)}× this floor`);
   }
 }
 

@@ -15,7 +15,11 @@ async function contestant() {
   }
   if (kind === "bun") {
     const { secrets } = globalThis.Bun;
-    return { get: () => secrets.get({ service, name }), set: (value) => secrets.set({ service, name, value }), delete: () => secrets.delete({ service, name }) };
+    return {
+      get: () => secrets.get({ service, name }),
+      set: (value) => secrets.set({ service, name, value }),
+      delete: () => secrets.delete({ service, name }),
+    };
   }
   // The raw module as its README suggests using it: one AsyncEntry, reused, on the main thread.
   const { createRequire } = await import("node:module");

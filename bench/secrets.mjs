@@ -98,8 +98,15 @@ async function main() {
   const all = await contestants();
   const rows = all.flatMap((c) => OPS.map((op) => ({ c, op, times: [], rates: [] })));
   console.log(`# rt.secrets benchmark\n`);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`gnome-keyring on a private D-Bus session bus; ${ROUNDS} rounds after ${WARMUP} warm-up rounds; each round, per contestant and operation, ${COUNT} sequential calls on one pair (a 44-byte value)\n`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    `gnome-keyring on a private D-Bus session bus; ${ROUNDS} rounds after ${WARMUP} warm-up rounds; each round, per contestant and operation, ${COUNT} sequential calls on one pair (a 44-byte value)\n`,
+  );
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const op of OPS) {
       for (const row of shuffle(rows.filter((r) => r.op === op))) {
@@ -119,7 +126,9 @@ async function main() {
     console.log(`| --- | ---: | ---: | ---: |`);
     for (const row of rows.filter((r) => r.op === op)) {
       const raw = find("raw", op);
-      console.log(`| ${row.c.name} | ${median(row.times).toFixed(3)} | ${Math.round(median(row.rates))} | ${raw ? `${pairwise(row, raw).toFixed(2)}×` : "-"} |`);
+      console.log(
+        `| ${row.c.name} | ${median(row.times).toFixed(3)} | ${Math.round(median(row.rates))} | ${raw ? `${pairwise(row, raw).toFixed(2)}×` : "-"} |`,
+      );
     }
     console.log();
   }

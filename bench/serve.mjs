@@ -11,7 +11,9 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { ENV, machineLine, median, NODE, RT, setupPeers, shuffle, WORK } from "./lib.mjs";
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "7" }, seconds: { type: "string", default: "3" }, connections: { type: "string", default: "50" } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "7" }, seconds: { type: "string", default: "3" }, connections: { type: "string", default: "50" } },
+});
 const ROUNDS = Math.max(1, Number.parseInt(values.rounds, 10) || 7);
 const SECONDS = Math.max(1, Number.parseInt(values.seconds, 10) || 3);
 const CONNECTIONS = Math.max(1, Number.parseInt(values.connections, 10) || 50);
@@ -65,12 +67,16 @@ try {
 
 const [node, rtRow] = rows;
 const ratio = (row) => median(row.rates.map((rate, i) => rate / node.rates[i]));
-console.log(`# rt.serve throughput: wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds x ${SECONDS} s, Node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()}`);
+console.log(
+  `# rt.serve throughput: wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds x ${SECONDS} s, Node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()}`,
+);
 console.log(`${machineLine()}\n`);
 console.log("| server | median req/s | min | max | per-round ratio to node:http (median) |");
 console.log("| --- | ---: | ---: | ---: | ---: |");
 for (const row of rows) {
-  console.log(`| ${row.name} | ${median(row.rates).toFixed(0)} | ${Math.min(...row.rates).toFixed(0)} | ${Math.max(...row.rates).toFixed(0)} | ${ratio(row).toFixed(2)}× |`);
+  console.log(
+    `| ${row.name} | ${median(row.rates).toFixed(0)} | ${Math.min(...row.rates).toFixed(0)} | ${Math.max(...row.rates).toFixed(0)} | ${ratio(row).toFixed(2)}× |`,
+  );
 }
 const r = ratio(rtRow);
 console.log(`\n- ${r >= TARGET ? "PASS" : "FAIL"} rt.serve / node:http: ${r.toFixed(2)}× (target ≥ ${TARGET}×)`);

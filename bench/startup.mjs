@@ -15,14 +15,28 @@ function bigTs(blocks) {
   const out = [];
   for (let i = 0; i < blocks; i++) {
     out.push(
-      `export interface Item${i} {`, `  id: number;`, `  name: string;`, `  tags: readonly string[];`, `}`,
+      `export interface Item${i} {`,
+      `  id: number;`,
+      `  name: string;`,
+      `  tags: readonly string[];`,
+      `}`,
       `export type Box${i}<T> = { value: T; next?: Box${i}<T> };`,
       `export function make${i}(id: number, name: string): Item${i} {`,
-      `  const tags: string[] = [name, String(id)];`, `  return { id, name, tags };`, `}`,
+      `  const tags: string[] = [name, String(id)];`,
+      `  return { id, name, tags };`,
+      `}`,
       `export function score${i}<T extends Item${i}>(item: T, box: Box${i}<number>): number {`,
-      `  let total: number = box.value;`, `  for (const tag of item.tags) total += tag.length;`, `  return total + item.id;`, `}`,
-      `export class Store${i}<T extends Item${i} = Item${i}> {`, `  private items: T[] = [];`, `  readonly label: string = "store${i}";`,
-      `  add(item: T): this {`, `    this.items.push(item);`, `    return this;`, `  }`,
+      `  let total: number = box.value;`,
+      `  for (const tag of item.tags) total += tag.length;`,
+      `  return total + item.id;`,
+      `}`,
+      `export class Store${i}<T extends Item${i} = Item${i}> {`,
+      `  private items: T[] = [];`,
+      `  readonly label: string = "store${i}";`,
+      `  add(item: T): this {`,
+      `    this.items.push(item);`,
+      `    return this;`,
+      `  }`,
       `  total(): number { return this.items.reduce((sum: number, it: T) => sum + score${i}(it, { value: 1 }), 0); }`,
       `}`,
     );
@@ -95,8 +109,12 @@ async function main() {
   const rows = all.flatMap((b) => b.rows);
 
   console.log(`# rt startup benchmark\n`);
-  console.log(`node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}` +
-    Object.entries(peers).map(([id, p]) => `, ${id} ${p.version}`).join(""));
+  console.log(
+    `node ${run(NODE, ["--version"]).stdout.trim()}, rt ${run(NODE, [RT, "--version"]).stdout.trim()}` +
+      Object.entries(peers)
+        .map(([id, p]) => `, ${id} ${p.version}`)
+        .join(""),
+  );
   console.log(machineLine());
   console.log(`${RUNS} rounds after ${WARMUP} warm-up rounds, ${rows.length} commands per round in random order; big.ts has ${lines} lines\n`);
 
@@ -114,7 +132,10 @@ async function main() {
   console.log(`\nFor information:`);
   for (const id of ["bun", "tsx"]) {
     const name = id;
-    for (const [b, ts, js] of [[hello, "hello.ts", "hello.js"], [big, "main.ts", "main.js"]]) {
+    for (const [b, ts, js] of [
+      [hello, "hello.ts", "hello.js"],
+      [big, "main.ts", "main.js"],
+    ]) {
       if (!b[id]) continue;
       const vsRt = b["rt-warm"] ? `; warm rt / ${name} = ${pairwise(b["rt-warm"], b[id]).toFixed(2)}×` : "";
       console.log(`- ${name} ${ts}: ${pairwise(b[id], b.base).toFixed(2)}× node ${js}${vsRt}`);

@@ -27,7 +27,13 @@ const vsix = packageVsix();
 const dir = mkdtempSync(path.join(tmpdir(), "rt-vscode-bench-"));
 const workspace = makeWorkspace(path.join(dir, "workspace"));
 const results = path.join(dir, "results.json");
-const server = await startCodeServer({ codeServer, dir: path.join(dir, "code-server"), vsix, env: { RT_E2E_RESULTS: results, RT_E2E_SUITE: "bench", RT_BENCH_ROUNDS: String(rounds) }, extraArgs: ["--vscode-option", "enable-smoke-test-driver"] });
+const server = await startCodeServer({
+  codeServer,
+  dir: path.join(dir, "code-server"),
+  vsix,
+  env: { RT_E2E_RESULTS: results, RT_E2E_SUITE: "bench", RT_BENCH_ROUNDS: String(rounds) },
+  extraArgs: ["--vscode-option", "enable-smoke-test-driver"],
+});
 const activations = [];
 const coldTasks = [];
 const rows = {};
@@ -49,6 +55,7 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 console.log(`code-server 4.139.1, ${windows} windows x ${rounds} rounds; ${machineLine()}`);
 console.log(`activation (load + activate): median ${ms(median(activations))} of ${activations.map((a) => a.toFixed(1)).join(", ")} ms (target <= 150 ms)`);
 console.log(`first (cold) rt task list of each window: ${coldTasks.join(", ")} ms (target <= 500 ms); later lists reuse it until a package.json changes`);
-for (const [name, list] of Object.entries(rows)) console.log(`${name.padEnd(10)} median ${ms(median(list)).padStart(8)}   min ${ms(Math.min(...list))}   max ${ms(Math.max(...list))}`);
+for (const [name, list] of Object.entries(rows))
+  console.log(`${name.padEnd(10)} median ${ms(median(list)).padStart(8)}   min ${ms(Math.min(...list))}   max ${ms(Math.max(...list))}`);
 console.log(`tasks: rt / npm per-round ratio median ${median(ratios("tasks rt", "tasks npm")).toFixed(2)}x (target: rt <= 500 ms)`);
 console.log(`F5 -> breakpoint: rt / node per-round ratio median ${median(ratios("F5 rt", "F5 node")).toFixed(2)}x (target: rt <= 2000 ms)`);

@@ -18,9 +18,7 @@ contributes.menus.commandPalette = Object.values(COMMANDS)
   .map(({ id }) => ({ command: id, when: "false" }));
 // (An extension's keybinding outranks VS Code's own F5 where its `when` holds.)
 contributes.keybindings = KEYBINDINGS;
-contributes.configuration.properties = Object.fromEntries(
-  Object.values(SETTINGS).map(({ id, ...schema }) => [id, schema]),
-);
+contributes.configuration.properties = Object.fromEntries(Object.values(SETTINGS).map(({ id, ...schema }) => [id, schema]));
 
 // The debugger's launch/attach attributes come from the adapter's one typed table.
 const debuggerContribution = contributes.debuggers.find((contribution) => contribution.type === DEBUG_TYPE);

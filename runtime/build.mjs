@@ -37,8 +37,13 @@ const oneRequirePerBuiltin = {
 const noHttp2InServeAdapter = {
   name: "no-http2-in-serve-adapter",
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^node:http2$/ }, (args) => (/@hono[\\/]node-server/.test(args.importer) ? { path: "http2", namespace: "http1-only" } : undefined));
-    esbuild.onLoad({ filter: /.*/, namespace: "http1-only" }, () => ({ contents: "module.exports = { Http2ServerRequest: class Http2ServerRequest {}, constants: {} };", loader: "js" }));
+    esbuild.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /@hono[\\/]node-server/.test(args.importer) ? { path: "http2", namespace: "http1-only" } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: "http1-only" }, () => ({
+      contents: "module.exports = { Http2ServerRequest: class Http2ServerRequest {}, constants: {} };",
+      loader: "js",
+    }));
   },
 };
 
@@ -99,7 +104,20 @@ await Promise.all([
     // @napi-rs/keyring (a native addon) in the thread or process that talks to the credential store.
     // postgres and @redis/client when a program uses rt.sql / rt.redis; pacote (npm's fetcher)
     // and npm-package-arg in the auto-install process.
-    external: ["pacote", "npm-package-arg", "ini", "esbuild", "typescript", "jsonc-parser", "smol-toml", "@jridgewell/trace-mapping", "js-tokens", "@napi-rs/keyring", "postgres", "@redis/client"],
+    external: [
+      "pacote",
+      "npm-package-arg",
+      "ini",
+      "esbuild",
+      "typescript",
+      "jsonc-parser",
+      "smol-toml",
+      "@jridgewell/trace-mapping",
+      "js-tokens",
+      "@napi-rs/keyring",
+      "postgres",
+      "@redis/client",
+    ],
   }),
   // The inspector's server thread (ws loads from node_modules when a client connects), and what
   // starts it, which the launcher loads before the CLI when a debugger flag is given.

@@ -10,11 +10,20 @@ import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const read = (file) => readFileSync(path.join(repo, file), "utf8");
-const pages = ["README.md", "extension/README.md", ...readdirSync(path.join(repo, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const pages = [
+  "README.md",
+  "extension/README.md",
+  ...readdirSync(path.join(repo, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 const tracked = execFileSync("git", ["ls-files"], { cwd: repo, encoding: "utf8" }).split("\n").filter(Boolean);
 
 test("docs/flags.md is generated from the flag table (npm run docs rewrites it)", () => {
-  const generated = execFileSync(process.execPath, [path.join(repo, "runtime/bin/rt.cjs"), "runtime/scripts/flag-reference.mjs", "--check"], { cwd: repo, encoding: "utf8" });
+  const generated = execFileSync(process.execPath, [path.join(repo, "runtime/bin/rt.cjs"), "runtime/scripts/flag-reference.mjs", "--check"], {
+    cwd: repo,
+    encoding: "utf8",
+  });
   assert.equal(read("docs/flags.md"), generated, "docs/flags.md differs from the flag table: run `npm run docs`");
 });
 
@@ -45,13 +54,22 @@ test("every relative link of the READMEs and docs/ names a file of the repositor
 test("the architecture map names every source folder, and every file it names exists", () => {
   const map = read("docs/architecture.md");
   const folders = [
-    ...readdirSync(path.join(repo, "runtime/src"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `src/${entry.name}/`),
-    ...["debug-adapter", "server"].flatMap((pkg) => readdirSync(path.join(repo, pkg, "src"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${entry.name}/`)),
+    ...readdirSync(path.join(repo, "runtime/src"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `src/${entry.name}/`),
+    ...["debug-adapter", "server"].flatMap((pkg) =>
+      readdirSync(path.join(repo, pkg, "src"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${entry.name}/`),
+    ),
   ];
   for (const folder of folders) assert.ok(map.includes(folder), `docs/architecture.md names ${folder}`);
   const start = map.indexOf("```");
   const block = map.slice(start, map.indexOf("```", start + 3));
   for (const [name] of block.matchAll(/[\w.-]+(?:\/[\w.-]+)*\.(?:ts|mjs|cjs)\b/g)) {
-    assert.ok(tracked.some((file) => file === name || file.endsWith(`/${name}`) || existsSync(path.join(repo, "runtime", name))), `docs/architecture.md names ${name}, which is not in the repository`);
+    assert.ok(
+      tracked.some((file) => file === name || file.endsWith(`/${name}`) || existsSync(path.join(repo, "runtime", name))),
+      `docs/architecture.md names ${name}, which is not in the repository`,
+    );
   }
 });

@@ -38,6 +38,9 @@ for (const [file, source] of [
 }
 
 test("the extension may import vscode and the packages it builds on", () => {
-  const result = lintProbe("extension/src/lint-probe.ts", 'import * as vscode from "vscode";\nimport { RtDebugSession } from "rt-debug-adapter";\nexport const probe = [vscode, RtDebugSession];\n');
+  const result = lintProbe(
+    "extension/src/lint-probe.ts",
+    'import * as vscode from "vscode";\nimport { RtDebugSession } from "rt-debug-adapter";\nexport const probe = [vscode, RtDebugSession];\n',
+  );
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });

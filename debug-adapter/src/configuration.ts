@@ -18,18 +18,38 @@ export const LAUNCH_ATTRIBUTES = {
   program: { type: "string", description: "The file to run (.ts, .tsx, .js, ...). Give this or `script`.", default: "${file}" },
   script: { type: "string", description: "A package.json script to run with `rt run <script>`; the rt process it starts is debugged. Give this or `program`." },
   args: { type: "array", items: { type: "string" }, description: "Arguments passed to the program or the script.", default: [] },
-  cwd: { type: "string", description: "The working directory (default: the program's folder, or the workspace folder for a script).", default: "${workspaceFolder}" },
-  env: { type: "object", additionalProperties: { type: ["string", "null"] }, description: "Environment variables added to the program's (null removes one).", default: {} },
+  cwd: {
+    type: "string",
+    description: "The working directory (default: the program's folder, or the workspace folder for a script).",
+    default: "${workspaceFolder}",
+  },
+  env: {
+    type: "object",
+    additionalProperties: { type: ["string", "null"] },
+    description: "Environment variables added to the program's (null removes one).",
+    default: {},
+  },
   envFile: { type: "string", description: "A .env file whose variables are added before `env`." },
   runtimeExecutable: { type: "string", description: "The rt executable (default: the one the extension bundles, else `rt` on PATH)." },
   runtimeArgs: { type: "array", items: { type: "string" }, description: "Flags given to rt before the program.", default: [] },
   stopOnEntry: { type: "boolean", description: "Stop on the program's first statement.", default: false },
-  watchMode: { type: ["boolean", "string"], enum: ["watch", "hot"], description: "Run with --watch (true or \"watch\": restart on change, the debugger reattaches) or --hot.", default: false },
-  console: { type: "string", enum: ["internalConsole", "integratedTerminal"], description: "Where the program's output goes: the Debug Console or the integrated terminal.", default: "internalConsole" },
+  watchMode: {
+    type: ["boolean", "string"],
+    enum: ["watch", "hot"],
+    description: 'Run with --watch (true or "watch": restart on change, the debugger reattaches) or --hot.',
+    default: false,
+  },
+  console: {
+    type: "string",
+    enum: ["internalConsole", "integratedTerminal"],
+    description: "Where the program's output goes: the Debug Console or the integrated terminal.",
+    default: "internalConsole",
+  },
   noDebug: { type: "boolean", description: "Run without debugging.", default: false },
   autoAttachChildProcesses: {
     type: "boolean",
-    description: "Debug the rt processes the program starts (fork, cluster.fork, spawn of process.execPath, `rt` in a script), each as a child session with the same breakpoints.",
+    description:
+      "Debug the rt processes the program starts (fork, cluster.fork, spawn of process.execPath, `rt` in a script), each as a child session with the same breakpoints.",
     default: true,
   },
 } as const satisfies Record<string, Attribute>;

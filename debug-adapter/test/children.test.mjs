@@ -16,7 +16,11 @@ const RUN_PATH = [path.join(REPO, "node_modules", ".bin"), path.dirname(process.
 test("forked, spawned and cluster.fork rt children stop at a breakpoint set before launch in child.ts, each in a child session; a node_modules tool and the shell child are left alone", async (t) => {
   const dap = DapClient.start(t);
   await dap.launch({ program: MAIN }, { breakpoints: { [CHILD]: [4] } });
-  for (const [index, how] of [[0, "forked"], [1, "spawned"], [2, "clustered"]]) {
+  for (const [index, how] of [
+    [0, "forked"],
+    [1, "spawned"],
+    [2, "clustered"],
+  ]) {
     const { session, configuration, started } = await dap.childSession(index);
     assert.equal(configuration.request, "attach");
     assert.match(configuration.name, /^child\.ts \[\d+\]$/);
@@ -38,7 +42,19 @@ test("forked, spawned and cluster.fork rt children stop at a breakpoint set befo
   // The program's console calls reach the adapter through the debugger, the children's through
   // the inherited stdout pipe: each in order, the two not interleaved in order.
   const lines = dap.output("stdout").split("\n");
-  for (const line of ["child forked", "child spawned", "child clustered", "tool ran", "tool exited 0", "not rt", "forked exited 0", "spawned exited 0", "clustered exited 0", "shell exited 0"]) assert.ok(lines.includes(line), `${line} in ${lines}`);
+  for (const line of [
+    "child forked",
+    "child spawned",
+    "child clustered",
+    "tool ran",
+    "tool exited 0",
+    "not rt",
+    "forked exited 0",
+    "spawned exited 0",
+    "clustered exited 0",
+    "shell exited 0",
+  ])
+    assert.ok(lines.includes(line), `${line} in ${lines}`);
 });
 
 test("autoAttachChildProcesses: false leaves the children undebugged: no child session, the program runs through", async (t) => {
@@ -53,7 +69,10 @@ test("autoAttachChildProcesses: false leaves the children undebugged: no child s
 test("`rt run <script>` started by the program: the runner (compiled front, then the Node runner) gets no session, the `rt child.ts` its script starts stops at a breakpoint in child.ts in a child session", async (t) => {
   const dap = DapClient.start(t);
   await dap.launch({ program: RUNS_SCRIPT, env: { PATH: RUN_PATH } }, { breakpoints: { [CHILD]: [4] } });
-  for (const [index, how] of [[0, "scripted"], [1, "scripted by node"]]) {
+  for (const [index, how] of [
+    [0, "scripted"],
+    [1, "scripted by node"],
+  ]) {
     const { session, configuration, started } = await dap.childSession(index);
     assert.match(configuration.name, /^child\.ts \[\d+\]$/);
     await started;
@@ -67,5 +86,6 @@ test("`rt run <script>` started by the program: the runner (compiled front, then
   assert.equal((await dap.event("exited")).exitCode, 0);
   assert.equal(dap.children.length, 2, "one session per `rt child.ts`, none for the runners");
   const lines = dap.output("stdout").split("\n");
-  for (const line of ["child scripted", "scripted exited 0", "child scripted by node", "scripted by node exited 0"]) assert.ok(lines.includes(line), `${line} in ${lines}`);
+  for (const line of ["child scripted", "scripted exited 0", "child scripted by node", "scripted by node exited 0"])
+    assert.ok(lines.includes(line), `${line} in ${lines}`);
 });

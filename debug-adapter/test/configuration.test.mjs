@@ -20,7 +20,21 @@ test("rt-debug-adapter exports RtDebugSession, a DebugSession taking { runtimeEx
 
 test("rt-debug-adapter/configuration: the launch and attach attributes of the contract, each typed and described", () => {
   const { LAUNCH_ATTRIBUTES, ATTACH_ATTRIBUTES, configurationAttributes } = require("rt-debug-adapter/configuration");
-  assert.deepEqual(Object.keys(LAUNCH_ATTRIBUTES), ["program", "script", "args", "cwd", "env", "envFile", "runtimeExecutable", "runtimeArgs", "stopOnEntry", "watchMode", "console", "noDebug", "autoAttachChildProcesses"]);
+  assert.deepEqual(Object.keys(LAUNCH_ATTRIBUTES), [
+    "program",
+    "script",
+    "args",
+    "cwd",
+    "env",
+    "envFile",
+    "runtimeExecutable",
+    "runtimeArgs",
+    "stopOnEntry",
+    "watchMode",
+    "console",
+    "noDebug",
+    "autoAttachChildProcesses",
+  ]);
   assert.deepEqual(Object.keys(ATTACH_ATTRIBUTES), ["url", "port", "host", "allowRemote", "restart"]);
   for (const [name, attribute] of Object.entries({ ...LAUNCH_ATTRIBUTES, ...ATTACH_ATTRIBUTES })) {
     assert.ok(attribute.type && attribute.description, `${name} has a type and a description`);

@@ -148,7 +148,9 @@ export class DapClient {
     await this.event("initialized");
     const set = {};
     for (const [file, lines] of Object.entries(breakpoints)) {
-      set[file] = (await this.request("setBreakpoints", { source: { path: file }, breakpoints: lines.map((line) => (typeof line === "number" ? { line } : line)) })).breakpoints;
+      set[file] = (
+        await this.request("setBreakpoints", { source: { path: file }, breakpoints: lines.map((line) => (typeof line === "number" ? { line } : line)) })
+      ).breakpoints;
     }
     if (exceptionFilters) await this.request("setExceptionBreakpoints", { filters: exceptionFilters });
     await this.request("configurationDone");

@@ -35,7 +35,12 @@ describe("launch a program", () => {
     const dap = DapClient.start(t);
     const set = await dap.launch({ program: APP }, { breakpoints: { [APP]: [13, 22], [LAZY]: [5], [VIEW]: [7] } });
     // Not loaded when set: unverified until the file loads (then a `breakpoint` event).
-    assert.deepEqual(Object.values(set).flat().map((b) => b.verified), [false, false, false, false]);
+    assert.deepEqual(
+      Object.values(set)
+        .flat()
+        .map((b) => b.verified),
+      [false, false, false, false],
+    );
 
     const changed = () => dap.events.filter((event) => event.event === "breakpoint").map((event) => event.body.breakpoint);
     const stops = [];
@@ -45,13 +50,25 @@ describe("launch a program", () => {
       stops.push(`${stopped.reason} ${top.name} ${top.source.name}:${top.line}:${top.column}`);
       await dap.request("continue", { threadId: 1 });
     }
-    assert.deepEqual(stops, ["breakpoint main app.ts:23:22", "breakpoint distance app.ts:13:24", "breakpoint shout lazy.ts:5:21", "breakpoint render view.tsx:7:19"]);
+    assert.deepEqual(stops, [
+      "breakpoint main app.ts:23:22",
+      "breakpoint distance app.ts:13:24",
+      "breakpoint shout lazy.ts:5:21",
+      "breakpoint render view.tsx:7:19",
+    ]);
     const exited = await dap.event("exited");
     assert.equal(exited.exitCode, 0);
     await dap.event("terminated");
-    const verified = new Map(changed().filter((b) => b.verified).map((b) => [`${path.basename(b.source.path)}:${b.id}`, b.line]));
+    const verified = new Map(
+      changed()
+        .filter((b) => b.verified)
+        .map((b) => [`${path.basename(b.source.path)}:${b.id}`, b.line]),
+    );
     // Line 22 (the loop's closing brace) has no code: the breakpoint moved to line 23.
-    assert.deepEqual([...verified.values()].sort((a, b) => a - b), [5, 7, 13, 23]);
+    assert.deepEqual(
+      [...verified.values()].sort((a, b) => a - b),
+      [5, 7, 13, 23],
+    );
   });
 
   test("a CommonJS file (no import/export): breakpoints in its top-level code are set before it runs, the one on line 1 inside Node's wrapper", async (t) => {
@@ -113,9 +130,15 @@ describe("launch a program", () => {
     const frames = await userStack(dap);
     matchGolden("stack-distance", frames);
     const { stackFrames: all } = await dap.request("stackTrace", { threadId: 1 });
-    assert.ok(all.length > frames.length && all.slice(frames.length).every((frame) => frame.presentationHint === "subtle" && frame.source.name.startsWith("node:")), "Node's own frames come last, dimmed");
+    assert.ok(
+      all.length > frames.length && all.slice(frames.length).every((frame) => frame.presentationHint === "subtle" && frame.source.name.startsWith("node:")),
+      "Node's own frames come last, dimmed",
+    );
     const { scopes } = await dap.request("scopes", { frameId: frames[0].id });
-    matchGolden("scopes-distance", scopes.map(({ name, expensive, presentationHint, line }) => ({ name, expensive, presentationHint, line })));
+    matchGolden(
+      "scopes-distance",
+      scopes.map(({ name, expensive, presentationHint, line }) => ({ name, expensive, presentationHint, line })),
+    );
     const local = await variablesOf(dap, scopes[0].variablesReference);
     const module = await variablesOf(dap, scopes.find((scope) => scope.name === "Module").variablesReference);
     const a = await variablesOf(dap, local.find((v) => v.name === "a").variablesReference);
@@ -124,14 +147,24 @@ describe("launch a program", () => {
     const numbers = module.find((v) => v.name === "numbers");
     assert.equal(numbers.indexedVariables, 250);
     const page = await variablesOf(dap, numbers.variablesReference, { filter: "indexed", start: 100, count: 3 });
-    assert.deepEqual(page.map((v) => [v.name, v.value, v.evaluateName]), [["100", "200", "numbers[100]"], ["101", "202", "numbers[101]"], ["102", "204", "numbers[102]"]]);
+    assert.deepEqual(
+      page.map((v) => [v.name, v.value, v.evaluateName]),
+      [
+        ["100", "200", "numbers[100]"],
+        ["101", "202", "numbers[101]"],
+        ["102", "204", "numbers[102]"],
+      ],
+    );
     const named = await variablesOf(dap, numbers.variablesReference, { filter: "named" });
     assert.ok(named.some((v) => v.name === "length" && v.value === "250"));
     assert.ok(!named.some((v) => /^\d+$/.test(v.name)), "indexed items are paged, not listed by name");
     const table = module.find((v) => v.name === "table");
     const entries = (await variablesOf(dap, table.variablesReference)).find((v) => v.name === "[[Entries]]");
     const pairs = await variablesOf(dap, entries.variablesReference);
-    assert.deepEqual(pairs.filter((v) => /^\d+$/.test(v.name)).map((v) => v.value), ['{"one" => 1}', '{"two" => 2}']);
+    assert.deepEqual(
+      pairs.filter((v) => /^\d+$/.test(v.name)).map((v) => v.value),
+      ['{"one" => 1}', '{"two" => 2}'],
+    );
   });
 
   test("conditional and hit-count breakpoints, logpoints with the breakpoint's location", async (t) => {
@@ -153,7 +186,10 @@ describe("launch a program", () => {
     await dap.stopped();
     let frame = await dap.topFrame();
     assert.equal(frame.line, 21);
-    assert.deepEqual((await scopeVariables(dap, frame.id, "Block")).map((v) => `${v.name}=${v.value}`), ["i=3"]);
+    assert.deepEqual(
+      (await scopeVariables(dap, frame.id, "Block")).map((v) => `${v.name}=${v.value}`),
+      ["i=3"],
+    );
     await dap.request("continue", { threadId: 1 });
     await dap.stopped();
     frame = await dap.topFrame();
@@ -245,13 +281,17 @@ describe("launch a program", () => {
     // Console calls (from the debugger, in call order) and the process's own writes (from its
     // pipes) travel apart: each kind is in order, the two are not interleaved.
     const outputs = dap.events.filter((event) => event.event === "output" && event.body.category !== "console");
-    const line = ({ body }) => `${body.category} ${JSON.stringify(body.output)}${body.source ? ` ${path.basename(body.source.path)}:${body.line}:${body.column}` : ""}${body.variablesReference ? " (expandable)" : ""}`;
+    const line = ({ body }) =>
+      `${body.category} ${JSON.stringify(body.output)}${body.source ? ` ${path.basename(body.source.path)}:${body.line}:${body.column}` : ""}${body.variablesReference ? " (expandable)" : ""}`;
     const fromConsole = outputs.filter((event) => event.body.source).map(line);
     const fromPipes = outputs.filter((event) => !event.body.source).map(line);
     matchGolden("output-app", [...fromConsole, "-- the process's own stdout/stderr --", ...fromPipes].join("\n"));
     const start = dap.events.find((event) => event.event === "output" && event.body.output.startsWith("start"));
     const args = await variablesOf(dap, start.body.variablesReference);
-    assert.deepEqual(args.map((v) => v.value), ['"start"', "{answer: 42}"]);
+    assert.deepEqual(
+      args.map((v) => v.value),
+      ['"start"', "{answer: 42}"],
+    );
   });
 
   test("stopOnEntry stops on the program's first statement; exception breakpoints: all, then uncaught only", async (t) => {

@@ -20,7 +20,6 @@ function tempCopy(t) {
   return dir;
 }
 
-
 /** `rt --inspect-wait=<address> file` started by hand, as a user would before attaching. */
 function startRt(t, args, cwd) {
   const child = spawn(process.execPath, [RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
@@ -130,8 +129,18 @@ describe("bad input: an error answer the user can act on, never a hang", () => {
   const cases = [
     ["no program nor script", "launch", {}, /needs "program" \(a file to run\) or "script"/],
     ["a missing program", "launch", { program: path.join(DIR, "nope.ts") }, /the program ".*nope\.ts" does not exist/],
-    ["a runtimeExecutable that does not exist", "launch", { program: APP, runtimeExecutable: "/no/such/rt" }, /the rt executable "\/no\/such\/rt" \(runtimeExecutable\) does not exist/],
-    ["a program that exits before the debugger attaches", "launch", { program: APP, runtimeArgs: ["--no-such-flag"] }, /rt exited with code 2 before the debugger could attach: rt: .*--no-such-flag/],
+    [
+      "a runtimeExecutable that does not exist",
+      "launch",
+      { program: APP, runtimeExecutable: "/no/such/rt" },
+      /the rt executable "\/no\/such\/rt" \(runtimeExecutable\) does not exist/,
+    ],
+    [
+      "a program that exits before the debugger attaches",
+      "launch",
+      { program: APP, runtimeArgs: ["--no-such-flag"] },
+      /rt exited with code 2 before the debugger could attach: rt: .*--no-such-flag/,
+    ],
     ["an unreachable attach URL", "attach", { url: "ws://127.0.0.1:9/nobody" }, /cannot connect to ws:\/\/127\.0\.0\.1:9\/nobody/],
     ["a remote host without allowRemote", "attach", { url: "ws://192.0.2.1:9229/x" }, /"192\.0\.2\.1" is not this machine: set "allowRemote": true/],
     ["a port nobody listens on", "attach", { port: 9 }, /cannot reach an rt inspector at 127\.0\.0\.1:9/],

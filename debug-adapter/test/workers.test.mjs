@@ -16,14 +16,20 @@ test("a breakpoint in a worker thread's .ts file stops that thread (locals, eval
   assert.equal(stopped.threadId, started.threadId);
   assert.notEqual(stopped.threadId, 1);
   const { threads } = await dap.request("threads");
-  assert.deepEqual(threads.map((thread) => thread.id), [1, started.threadId]);
+  assert.deepEqual(
+    threads.map((thread) => thread.id),
+    [1, started.threadId],
+  );
   const { stackFrames } = await dap.request("stackTrace", { threadId: stopped.threadId });
   assert.deepEqual([stackFrames[0].name, stackFrames[0].source.path, stackFrames[0].line], ["answer", WORKER, 5]);
   const question = await dap.request("evaluate", { expression: "question", frameId: stackFrames[0].id, context: "watch" });
   assert.equal(question.result, '"worker"');
   const { scopes } = await dap.request("scopes", { frameId: stackFrames[0].id });
   const locals = (await dap.request("variables", { variablesReference: scopes[0].variablesReference })).variables;
-  assert.deepEqual(locals.map((v) => `${v.name}=${v.value}`), ["question=\"worker\"", "reply=undefined"]);
+  assert.deepEqual(
+    locals.map((v) => `${v.name}=${v.value}`),
+    ['question="worker"', "reply=undefined"],
+  );
   await dap.request("next", { threadId: stopped.threadId });
   assert.deepEqual(await dap.stopped().then((s) => [s.reason, s.threadId]), ["step", stopped.threadId]);
   const afterStep = (await dap.request("stackTrace", { threadId: stopped.threadId })).stackFrames[0];
@@ -32,7 +38,11 @@ test("a breakpoint in a worker thread's .ts file stops that thread (locals, eval
   await dap.event("thread", (body) => body.reason === "exited" && body.threadId === started.threadId);
   assert.equal((await dap.event("exited")).exitCode, 0);
   const verified = dap.events.filter((event) => event.event === "breakpoint" && event.body.breakpoint.verified).map((event) => event.body.breakpoint);
-  assert.deepEqual(verified.map((b) => [b.source.path, b.line]), [[WORKER, 5]], "the editor's breakpoint is verified by the worker's copy");
+  assert.deepEqual(
+    verified.map((b) => [b.source.path, b.line]),
+    [[WORKER, 5]],
+    "the editor's breakpoint is verified by the worker's copy",
+  );
   assert.match(dap.output("stdout"), /main got worker: 42/);
   assert.match(dap.output("stdout"), /^worker done$/m, "the worker's console output reaches the Debug Console");
 });

@@ -29,7 +29,10 @@ cpSync(path.join(extension, "CHANGELOG.md"), path.join(staging, "CHANGELOG.md"))
 // media/ sits at the repository's root (the layout the project was asked for): the README links
 // it as ../media/ so the images show when browsing the repository, and as media/ in the package.
 writeFileSync(path.join(staging, "README.md"), readFileSync(path.join(extension, "README.md"), "utf8").replaceAll("](../media/", "](media/"));
-cpSync(path.join(repo, "media"), path.join(staging, "media"), { recursive: true, filter: (source) => !source.includes(`${path.sep}screenshots`) || !source.endsWith(".md") });
+cpSync(path.join(repo, "media"), path.join(staging, "media"), {
+  recursive: true,
+  filter: (source) => !source.includes(`${path.sep}screenshots`) || !source.endsWith(".md"),
+});
 mkdirSync(path.join(staging, "dist"));
 for (const file of readdirSync(path.join(extension, "dist"))) {
   if (file.endsWith(".cjs")) cpSync(path.join(extension, "dist", file), path.join(staging, "dist", file));
@@ -108,7 +111,9 @@ cpSync(runtimeSource, runtimeTarget, {
     return top === "" || (["package.json", "bin", "dist", "schema", "types"].includes(top) && !file.endsWith(".map"));
   },
 });
-const bundles = readdirSync(path.join(runtimeSource, "dist")).filter((file) => file.endsWith(".cjs")).map((file) => readFileSync(path.join(runtimeSource, "dist", file), "utf8"));
+const bundles = readdirSync(path.join(runtimeSource, "dist"))
+  .filter((file) => file.endsWith(".cjs"))
+  .map((file) => readFileSync(path.join(runtimeSource, "dist", file), "utf8"));
 const loadedByName = (name) => bundles.some((code) => code.includes(`require("${name}")`) || code.includes(`import("${name}")`));
 const runtimeDependencies = path.join(runtimeTarget, "node_modules");
 for (const name of Object.keys(readManifest(runtimeSource).dependencies ?? {}).filter(loadedByName)) {
@@ -134,6 +139,10 @@ for (const required of [LAYOUT.runtimeBin, "runtime/dist/secrets.cjs", LAYOUT.se
 const vsce = path.join(path.dirname(fileURLToPath(import.meta.resolve("@vscode/vsce/package.json"))), "vsce");
 // A platform-specific package: the native binaries above are this platform's.
 const target = `${process.platform}-${process.arch}`;
-const result = spawnSync(process.execPath, [vsce, "package", "--target", target, "--no-dependencies", "--allow-missing-repository", "--skip-license", "--no-rewrite-relative-links", "--out", vsix], { cwd: staging, stdio: ["ignore", "inherit", "inherit"] });
+const result = spawnSync(
+  process.execPath,
+  [vsce, "package", "--target", target, "--no-dependencies", "--allow-missing-repository", "--skip-license", "--no-rewrite-relative-links", "--out", vsix],
+  { cwd: staging, stdio: ["ignore", "inherit", "inherit"] },
+);
 if (result.status !== 0) process.exit(result.status ?? 1);
 console.log(`${path.relative(process.cwd(), vsix)}: ${(statSync(vsix).size / 1024 / 1024).toFixed(1)} MiB`);

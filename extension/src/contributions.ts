@@ -41,8 +41,7 @@ export const SETTINGS = {
     type: "string",
     default: "",
     scope: "machine-overridable",
-    markdownDescription:
-      "Path of the `rt` executable that tasks, Run/Debug and the integrated terminal use. Empty: the runtime bundled with this extension.",
+    markdownDescription: "Path of the `rt` executable that tasks, Run/Debug and the integrated terminal use. Empty: the runtime bundled with this extension.",
   },
   traceServer: {
     id: "rt.trace.server",

@@ -98,9 +98,14 @@ async function writeLauncher(): Promise<string> {
   const electron = process.versions["electron"] !== undefined;
   const file = path.join(launcherDir(), isWindows ? "rt.cmd" : "rt");
   const asNode = electron ? "ELECTRON_RUN_AS_NODE=1 " : "";
-  const start = !isWindows && (await access(front, constants.X_OK).then(() => true, () => false))
-    ? `${asNode}RT_NODE=${shellQuote(node)} exec ${shellQuote(front)} "$@"`
-    : `${asNode}exec ${shellQuote(node)} -- ${shellQuote(main)} "$@"`;
+  const start =
+    !isWindows &&
+    (await access(front, constants.X_OK).then(
+      () => true,
+      () => false,
+    ))
+      ? `${asNode}RT_NODE=${shellQuote(node)} exec ${shellQuote(front)} "$@"`
+      : `${asNode}exec ${shellQuote(node)} -- ${shellQuote(main)} "$@"`;
   const text = isWindows
     ? `@echo off\r\n${electron ? "set ELECTRON_RUN_AS_NODE=1\r\n" : ""}"${node}" -- "${main}" %*\r\n`
     : `#!/bin/sh\n# rt, bundled with the rt VS Code extension\n${start}\n`;
@@ -121,7 +126,8 @@ async function readVersion(executable: string): Promise<RuntimeInfo["version"]> 
   if (result.error) return { ok: false, problem: result.error };
   if (result.code !== 0) return { ok: false, problem: result.stderr.trim().split("\n")[0] || `\`rt --version\` exited with code ${result.code}` };
   const value = result.stdout.trim();
-  if (!/^\d+\.\d+\.\d+/.test(value)) return { ok: false, problem: `\`rt --version\` printed ${JSON.stringify(value.slice(0, 80))}, not a version: is this rt?` };
+  if (!/^\d+\.\d+\.\d+/.test(value))
+    return { ok: false, problem: `\`rt --version\` printed ${JSON.stringify(value.slice(0, 80))}, not a version: is this rt?` };
   if (compareVersions(value, MIN_RT_VERSION) < 0) return { ok: false, problem: `rt ${value} is too old: this extension needs rt ${MIN_RT_VERSION} or newer` };
   return { ok: true, value };
 }
@@ -146,12 +152,17 @@ export function runRt(executable: string, args: readonly string[], options: { cw
   return new Promise((resolve) => {
     // A .cmd launcher needs cmd.exe to start.
     const shell = isWindows && executable.toLowerCase().endsWith(".cmd");
-    execFile(executable, args, { cwd: options.cwd, timeout: options.timeout ?? 60_000, shell, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      const failed = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-      if (failed?.code === "ENOENT") resolve({ code: null, stdout, stderr, error: `${executable} does not exist` });
-      else if (failed?.code === "EACCES") resolve({ code: null, stdout, stderr, error: `${executable} is not executable` });
-      else if (failed?.killed) resolve({ code: null, stdout, stderr, error: `rt did not finish within ${options.timeout ?? 60_000} ms` });
-      else resolve({ code: typeof failed?.code === "number" ? failed.code : failed ? 1 : 0, stdout, stderr });
-    });
+    execFile(
+      executable,
+      args,
+      { cwd: options.cwd, timeout: options.timeout ?? 60_000, shell, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        const failed = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+        if (failed?.code === "ENOENT") resolve({ code: null, stdout, stderr, error: `${executable} does not exist` });
+        else if (failed?.code === "EACCES") resolve({ code: null, stdout, stderr, error: `${executable} is not executable` });
+        else if (failed?.killed) resolve({ code: null, stdout, stderr, error: `rt did not finish within ${options.timeout ?? 60_000} ms` });
+        else resolve({ code: typeof failed?.code === "number" ? failed.code : failed ? 1 : 0, stdout, stderr });
+      },
+    );
   });
 }

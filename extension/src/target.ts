@@ -38,7 +38,12 @@ export async function scriptTarget(argument: unknown, verb: "run" | "debug"): Pr
   if (isScriptTarget(argument)) {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(argument.packageDir));
     const manifest = path.join(argument.packageDir, "package.json");
-    if (!(await access(manifest).then(() => true, () => false))) {
+    if (
+      !(await access(manifest).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       void vscode.window.showErrorMessage(`rt: cannot ${verb} script "${argument.script}": there is no package.json in ${argument.packageDir}.`);
       return undefined;
     }
@@ -50,7 +55,9 @@ export async function scriptTarget(argument: unknown, verb: "run" | "debug"): Pr
   }
   const tasks = await provideTasks();
   if (tasks.length === 0) {
-    void vscode.window.showErrorMessage(`rt: no scripts to ${verb}: no workspace folder has a package.json with a "scripts" field (see the rt output for details).`);
+    void vscode.window.showErrorMessage(
+      `rt: no scripts to ${verb}: no workspace folder has a package.json with a "scripts" field (see the rt output for details).`,
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -64,5 +71,7 @@ export async function scriptTarget(argument: unknown, verb: "run" | "debug"): Pr
 }
 
 function isScriptTarget(value: unknown): value is ScriptTarget {
-  return typeof value === "object" && value !== null && typeof (value as ScriptTarget).packageDir === "string" && typeof (value as ScriptTarget).script === "string";
+  return (
+    typeof value === "object" && value !== null && typeof (value as ScriptTarget).packageDir === "string" && typeof (value as ScriptTarget).script === "string"
+  );
 }

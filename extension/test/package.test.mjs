@@ -55,7 +55,10 @@ test("the runtime's compiled front (runtime/dist/rt, built where Go is installed
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ scripts: { where: "printenv npm_execpath" } }));
   const result = spawnSync(front, ["where"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: dir } });
-  assert.deepEqual({ code: result.status, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: `${path.join(shipped, "runtime", "bin", "rt.cjs")}\n`, stderr: "$ printenv npm_execpath\n" });
+  assert.deepEqual(
+    { code: result.status, stdout: result.stdout, stderr: result.stderr },
+    { code: 0, stdout: `${path.join(shipped, "runtime", "bin", "rt.cjs")}\n`, stderr: "$ printenv npm_execpath\n" },
+  );
 });
 
 test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {
@@ -70,8 +73,14 @@ test("every file the manifest names is in the package (icons, walkthrough pages,
 test("contributions come from their one source: command ids, settings, the adapter's launch/attach table", async () => {
   const { COMMANDS, SETTINGS } = await import("../src/contributions.ts");
   const { configurationAttributes } = createRequire(import.meta.url)("rt-debug-adapter/configuration");
-  assert.deepEqual(manifest.contributes.commands.map((command) => command.command), Object.values(COMMANDS).map((command) => command.id));
-  assert.deepEqual(Object.keys(manifest.contributes.configuration.properties), Object.values(SETTINGS).map((setting) => setting.id));
+  assert.deepEqual(
+    manifest.contributes.commands.map((command) => command.command),
+    Object.values(COMMANDS).map((command) => command.id),
+  );
+  assert.deepEqual(
+    Object.keys(manifest.contributes.configuration.properties),
+    Object.values(SETTINGS).map((setting) => setting.id),
+  );
   const [debuggerContribution] = manifest.contributes.debuggers;
   assert.equal(debuggerContribution.type, "rt");
   assert.deepEqual(debuggerContribution.configurationAttributes, JSON.parse(JSON.stringify(configurationAttributes())));
@@ -83,7 +92,10 @@ test("the bundled runtime runs a TypeScript file and rt.secrets loads, with noth
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   // With no bus, a store call fails with ERR_SECRETS_NO_BUS: the keyring addon loaded (a missing
   // addon would be ERR_SECRETS_UNAVAILABLE).
-  writeFileSync(path.join(dir, "app.ts"), 'import { secrets } from "rt";\nconst n: number = 41 + 1;\nconsole.log(n, await secrets.get("svc", "name").catch((error) => error.code));\n');
+  writeFileSync(
+    path.join(dir, "app.ts"),
+    'import { secrets } from "rt";\nconst n: number = 41 + 1;\nconsole.log(n, await secrets.get("svc", "name").catch((error) => error.code));\n',
+  );
   // cwd outside the repository: only the package's own node_modules can serve.
   const env = { ...process.env, NODE_PATH: "", XDG_CACHE_HOME: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, "no-bus")}` };
   const result = spawnSync(process.execPath, ["--", path.join(shipped, "runtime", "bin", "rt.cjs"), "app.ts"], { cwd: dir, encoding: "utf8", env });

@@ -48,50 +48,66 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
     assert.match(server.installed, /rt\.rt-vscode-0\.1\.0$/);
   });
 
-  if (ONLY !== "ui") await t.test("integration tests inside the extension host", async (t) => {
-    const host = await runHostTests({ server, workspace, profile: path.join(dir, "chromium-host-tests"), results });
-    t.diagnostic(`figures measured in the extension host: ${JSON.stringify(host.metrics)}`);
-    assert.ok(host.tests.length > 0, `no test ran:\n${host.output}`);
-    for (const result of host.tests) {
-      await t.test(result.title, (t) => {
-        if (result.state === "skipped") return skipUnlessCI(t, `skipped inside the extension host`);
-        if (result.state === "failed") throw new Error(result.error);
-      });
-    }
-    assert.equal(host.code, 0, host.output);
-  });
-
-  if (ONLY !== "host") await t.test("the UI in headless Chromium: Run Script lens, gutter breakpoint + F5, Run File button, rt in a terminal, secrets panel", async (t) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const started = Date.now();
-    await driveUi({ server, workspace, profile: path.join(dir, "chromium-ui"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
-    t.diagnostic(`screenshots in ${ARTIFACTS}`);
-  });
-
-  if (ONLY !== "host") await t.test("a broken setup in the UI: rt.runtimePath names no rt and there is no D-Bus", async (t) => {
-    const broken = await startCodeServer({
-      codeServer,
-      dir: path.join(dir, "code-server-broken"),
-      vsix,
-      env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, "no-bus")}` },
-      machineSettings: { "rt.runtimePath": "/nonexistent/rt" },
+  if (ONLY !== "ui")
+    await t.test("integration tests inside the extension host", async (t) => {
+      const host = await runHostTests({ server, workspace, profile: path.join(dir, "chromium-host-tests"), results });
+      t.diagnostic(`figures measured in the extension host: ${JSON.stringify(host.metrics)}`);
+      assert.ok(host.tests.length > 0, `no test ran:\n${host.output}`);
+      for (const result of host.tests) {
+        await t.test(result.title, (t) => {
+          if (result.state === "skipped") return skipUnlessCI(t, `skipped inside the extension host`);
+          if (result.state === "failed") throw new Error(result.error);
+        });
+      }
+      assert.equal(host.code, 0, host.output);
     });
-    try {
-      const started = Date.now();
-      await driveBrokenSetup({ server: broken, workspace, profile: path.join(dir, "chromium-broken"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`) });
-    } finally {
-      await broken.stop();
-    }
-  });
 
-  if (ONLY !== "host") await t.test("a too old rt in rt.runtimePath: the notification says so, with Configure path", async (t) => {
-    const oldRt = path.join(dir, "old-rt");
-    writeFileSync(oldRt, "#!/bin/sh\necho 0.0.9\n", { mode: 0o755 });
-    const old = await startCodeServer({ codeServer, dir: path.join(dir, "code-server-old"), vsix, machineSettings: { "rt.runtimePath": oldRt } });
-    try {
-      await driveOldRuntime({ server: old, workspace, profile: path.join(dir, "chromium-old"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(line) });
-    } finally {
-      await old.stop();
-    }
-  });
+  if (ONLY !== "host")
+    await t.test("the UI in headless Chromium: Run Script lens, gutter breakpoint + F5, Run File button, rt in a terminal, secrets panel", async (t) => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const started = Date.now();
+      await driveUi({
+        server,
+        workspace,
+        profile: path.join(dir, "chromium-ui"),
+        artifacts: ARTIFACTS,
+        log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`),
+      });
+      t.diagnostic(`screenshots in ${ARTIFACTS}`);
+    });
+
+  if (ONLY !== "host")
+    await t.test("a broken setup in the UI: rt.runtimePath names no rt and there is no D-Bus", async (t) => {
+      const broken = await startCodeServer({
+        codeServer,
+        dir: path.join(dir, "code-server-broken"),
+        vsix,
+        env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, "no-bus")}` },
+        machineSettings: { "rt.runtimePath": "/nonexistent/rt" },
+      });
+      try {
+        const started = Date.now();
+        await driveBrokenSetup({
+          server: broken,
+          workspace,
+          profile: path.join(dir, "chromium-broken"),
+          artifacts: ARTIFACTS,
+          log: (line) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`),
+        });
+      } finally {
+        await broken.stop();
+      }
+    });
+
+  if (ONLY !== "host")
+    await t.test("a too old rt in rt.runtimePath: the notification says so, with Configure path", async (t) => {
+      const oldRt = path.join(dir, "old-rt");
+      writeFileSync(oldRt, "#!/bin/sh\necho 0.0.9\n", { mode: 0o755 });
+      const old = await startCodeServer({ codeServer, dir: path.join(dir, "code-server-old"), vsix, machineSettings: { "rt.runtimePath": oldRt } });
+      try {
+        await driveOldRuntime({ server: old, workspace, profile: path.join(dir, "chromium-old"), artifacts: ARTIFACTS, log: (line) => t.diagnostic(line) });
+      } finally {
+        await old.stop();
+      }
+    });
 });

@@ -17,7 +17,10 @@ const BOM = "\uFEFF";
 /** rt in `cwd`, uncached (these runs only fail or print a line); resolves { code, stdout, stderr }. */
 function run(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--", RT_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: "0", NODE_ENV: "" } });
+    const child = spawn(process.execPath, ["--", RT_BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", RT_TRANSPILER_CACHE_PATH: "0", NODE_ENV: "" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
@@ -82,7 +85,10 @@ describe("every flag of the flag table, given wrongly: one `rt: ...` line naming
     cases.forEach(({ label, expect }, i) => assertMistake(results[i], expect, label));
     // Every kind of mistake was generated from the table, not only some.
     for (const kind of ["missing value", "a value for a boolean", "wrong type", "unknown enum value", "repeated single-value flag"]) {
-      assert.ok(cases.some((c) => c.label.endsWith(`(${kind})`)), kind);
+      assert.ok(
+        cases.some((c) => c.label.endsWith(`(${kind})`)),
+        kind,
+      );
     }
   });
 
@@ -117,34 +123,99 @@ const SCRIPTS = '{ "scripts": { "hi": "echo hi" } }';
 /** [label, files, args, expected]: expected is a run's { code, stdout, stderr } or a mistake. */
 const FILE_CASES = [
   // package.json: a file run reads its "type"; rt run reads its scripts
-  ["package.json syntax error, running a file", { "package.json": '{\n  "type": }\n' }, ["a.ts"], { code: 1, message: /^package\.json:2:11: error: Unexpected token '}'$/m }],
+  [
+    "package.json syntax error, running a file",
+    { "package.json": '{\n  "type": }\n' },
+    ["a.ts"],
+    { code: 1, message: /^package\.json:2:11: error: Unexpected token '}'$/m },
+  ],
   ["package.json syntax error, rt run", { "package.json": '{ "scripts": { "hi": } }' }, ["run", "hi"], { code: 1, message: /^package\.json:1:22: error: / }],
   ["package.json not an object", { "package.json": "[]" }, ["run", "hi"], { code: 1, message: /^error: package\.json: expected a JSON object$/ }],
-  ["package.json workspaces of the wrong type", { "package.json": '{ "workspaces": 5 }' }, ["--workspaces", "hi"], { code: 1, message: /^error: package\.json: "workspaces" must be an array/ }],
-  ["package.json a directory, rt run", { "package.json": { dir: true } }, ["run", "hi"], { code: 1, message: /^error: cannot read package\.json: is a directory, not a file$/ }],
+  [
+    "package.json workspaces of the wrong type",
+    { "package.json": '{ "workspaces": 5 }' },
+    ["--workspaces", "hi"],
+    { code: 1, message: /^error: package\.json: "workspaces" must be an array/ },
+  ],
+  [
+    "package.json a directory, rt run",
+    { "package.json": { dir: true } },
+    ["run", "hi"],
+    { code: 1, message: /^error: cannot read package\.json: is a directory, not a file$/ },
+  ],
   ["package.json a directory, running a file (Node skips it too)", { "package.json": { dir: true } }, ["a.ts"], ran()],
-  ["package.json a symbolic link loop, running a file", { "package.json": { loop: true } }, ["a.ts"], { code: 1, message: /^error: cannot read package\.json: is a symbolic link loop$/ }],
-  ["package.json a symbolic link loop, rt run", { "package.json": { loop: true } }, ["run", "hi"], { code: 1, message: /^error: cannot read package\.json: is a symbolic link loop$/ }],
+  [
+    "package.json a symbolic link loop, running a file",
+    { "package.json": { loop: true } },
+    ["a.ts"],
+    { code: 1, message: /^error: cannot read package\.json: is a symbolic link loop$/ },
+  ],
+  [
+    "package.json a symbolic link loop, rt run",
+    { "package.json": { loop: true } },
+    ["run", "hi"],
+    { code: 1, message: /^error: cannot read package\.json: is a symbolic link loop$/ },
+  ],
   ["package.json empty, running a file", { "package.json": "" }, ["a.ts"], { code: 1, message: /^package\.json:1:1: error: Unexpected end of JSON input$/ }],
   ["package.json empty, rt run", { "package.json": "" }, ["run", "hi"], { code: 1, message: /^package\.json:1:1: error: Unexpected end of JSON input$/ }],
   ["package.json with a BOM, rt run", { "package.json": BOM + SCRIPTS }, ["run", "hi"], { code: 0, stdout: "hi\n", stderr: "$ echo hi\n" }],
   ["package.json with a BOM, running a file", { "package.json": `${BOM}{ "type": "module" }` }, ["a.ts"], ran()],
   // rtfig.toml: defaults for the command line, so its mistakes are command-line mistakes (exit 2)
   ["rtfig.toml syntax error", { "rtfig.toml": "console-depth = 3\n[run\n" }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml:2:5: invalid TOML: /, lines: 3 }],
-  ["rtfig.toml wrong type", { "rtfig.toml": 'console-depth = "deep"\n' }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml:1:1: invalid value for "console-depth": expected a whole number >= 0, got "deep"$/ }],
-  ["rtfig.toml unknown enum value", { "rtfig.toml": '\n[run]\nshell = "fish"\n' }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml:3:1: invalid value for "run\.shell": expected one of system, rt, got "fish"$/ }],
+  [
+    "rtfig.toml wrong type",
+    { "rtfig.toml": 'console-depth = "deep"\n' },
+    ["a.ts"],
+    { code: 2, message: /^rt: rtfig\.toml:1:1: invalid value for "console-depth": expected a whole number >= 0, got "deep"$/ },
+  ],
+  [
+    "rtfig.toml unknown enum value",
+    { "rtfig.toml": '\n[run]\nshell = "fish"\n' },
+    ["a.ts"],
+    { code: 2, message: /^rt: rtfig\.toml:3:1: invalid value for "run\.shell": expected one of system, rt, got "fish"$/ },
+  ],
   ["rtfig.toml a directory", { "rtfig.toml": { dir: true } }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml: is a directory, not a file$/ }],
   ["--config a directory", { conf: { dir: true } }, ["--config", "conf", "a.ts"], { code: 2, message: /^rt: --config conf: is a directory, not a file$/ }],
   ["rtfig.toml a symbolic link loop", { "rtfig.toml": { loop: true } }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml: is a symbolic link loop$/ }],
   ["rtfig.toml empty", { "rtfig.toml": "" }, ["a.ts"], ran()],
-  ["rtfig.toml with a BOM: read, positions as the editor shows them", { "rtfig.toml": `${BOM}console-depth = "deep"\n` }, ["a.ts"], { code: 2, message: /^rt: rtfig\.toml:1:1: invalid value for "console-depth"/ }],
+  [
+    "rtfig.toml with a BOM: read, positions as the editor shows them",
+    { "rtfig.toml": `${BOM}console-depth = "deep"\n` },
+    ["a.ts"],
+    { code: 2, message: /^rt: rtfig\.toml:1:1: invalid value for "console-depth"/ },
+  ],
   ["rtfig.toml with a BOM", { "rtfig.toml": `${BOM}console-depth = 4\n` }, ["a.ts"], ran()],
   // tsconfig.json: the project's own file, as package.json (exit 1)
-  ["tsconfig.json syntax error", { "tsconfig.json": '{\n  "compilerOptions": { "jsx": }\n}' }, ["a.ts"], { code: 1, message: /^tsconfig\.json:2:31: error: ValueExpected$/ }],
-  ["tsconfig.json wrong type", { "tsconfig.json": '{\n  "compilerOptions": {\n    "experimentalDecorators": "yes"\n  }\n}' }, ["a.ts"], { code: 1, message: /^tsconfig\.json:3:31: error: compilerOptions\.experimentalDecorators must be true or false$/ }],
-  ["tsconfig.json paths of the wrong type", { "tsconfig.json": '{ "compilerOptions": { "paths": { "@/*": "src/*" } } }' }, ["a.ts"], { code: 1, message: /^tsconfig\.json:1:42: error: compilerOptions\.paths\.@\/\* must be an array of strings$/ }],
-  ["tsconfig.json a directory", { "tsconfig.json": { dir: true } }, ["a.ts"], { code: 1, message: /^error: cannot read tsconfig\.json: is a directory, not a file$/ }],
-  ["tsconfig.json a symbolic link loop", { "tsconfig.json": { loop: true } }, ["a.ts"], { code: 1, message: /^error: cannot read tsconfig\.json: is a symbolic link loop$/ }],
+  [
+    "tsconfig.json syntax error",
+    { "tsconfig.json": '{\n  "compilerOptions": { "jsx": }\n}' },
+    ["a.ts"],
+    { code: 1, message: /^tsconfig\.json:2:31: error: ValueExpected$/ },
+  ],
+  [
+    "tsconfig.json wrong type",
+    { "tsconfig.json": '{\n  "compilerOptions": {\n    "experimentalDecorators": "yes"\n  }\n}' },
+    ["a.ts"],
+    { code: 1, message: /^tsconfig\.json:3:31: error: compilerOptions\.experimentalDecorators must be true or false$/ },
+  ],
+  [
+    "tsconfig.json paths of the wrong type",
+    { "tsconfig.json": '{ "compilerOptions": { "paths": { "@/*": "src/*" } } }' },
+    ["a.ts"],
+    { code: 1, message: /^tsconfig\.json:1:42: error: compilerOptions\.paths\.@\/\* must be an array of strings$/ },
+  ],
+  [
+    "tsconfig.json a directory",
+    { "tsconfig.json": { dir: true } },
+    ["a.ts"],
+    { code: 1, message: /^error: cannot read tsconfig\.json: is a directory, not a file$/ },
+  ],
+  [
+    "tsconfig.json a symbolic link loop",
+    { "tsconfig.json": { loop: true } },
+    ["a.ts"],
+    { code: 1, message: /^error: cannot read tsconfig\.json: is a symbolic link loop$/ },
+  ],
   ["tsconfig.json empty", { "tsconfig.json": "" }, ["a.ts"], { code: 1, message: /^tsconfig\.json:1:1: error: ValueExpected$/ }],
   [
     "the nearest tsconfig.json, in a subfolder, a symbolic link loop",
@@ -153,12 +224,27 @@ const FILE_CASES = [
     { code: 1, message: /^error: cannot read sub\/tsconfig\.json: is a symbolic link loop$/ },
   ],
   ["tsconfig.json with a BOM", { "tsconfig.json": `${BOM}{ "compilerOptions": { "strict": true } }` }, ["a.ts"], ran()],
-  ["tsconfig.json extends a missing file: one warning, and the program runs", { "tsconfig.json": '{ "extends": "./base.json" }' }, ["a.ts"], { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "./base.json"; going on without it\n' }],
-  ["tsconfig.json extends a missing package", { "tsconfig.json": '{ "extends": "@nowhere/tsconfig" }' }, ["a.ts"], { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "@nowhere/tsconfig"; going on without it\n' }],
+  [
+    "tsconfig.json extends a missing file: one warning, and the program runs",
+    { "tsconfig.json": '{ "extends": "./base.json" }' },
+    ["a.ts"],
+    { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "./base.json"; going on without it\n' },
+  ],
+  [
+    "tsconfig.json extends a missing package",
+    { "tsconfig.json": '{ "extends": "@nowhere/tsconfig" }' },
+    ["a.ts"],
+    { code: 0, stdout: "ran -\n", stderr: 'rt: warning: tsconfig.json: "extends": cannot find tsconfig "@nowhere/tsconfig"; going on without it\n' },
+  ],
   // .env: parsed leniently as Node and Bun do (a line that is not NAME=value is skipped)
   [".env with lines that are not NAME=value", { ".env": 'this is not\n=x\n"unterminated\nGOOD=yes\n' }, ["a.ts"], ran("yes")],
   [".env a directory (often a Python virtualenv): skipped", { ".env": { dir: true } }, ["a.ts"], ran()],
-  ["--env-file a directory", { envs: { dir: true } }, ["--env-file", "envs", "a.ts"], { code: 2, message: /^rt: --env-file envs: is a directory, not a file$/ }],
+  [
+    "--env-file a directory",
+    { envs: { dir: true } },
+    ["--env-file", "envs", "a.ts"],
+    { code: 2, message: /^rt: --env-file envs: is a directory, not a file$/ },
+  ],
   [".env a symbolic link loop", { ".env": { loop: true } }, ["a.ts"], { code: 2, message: /^rt: \.env: is a symbolic link loop$/ }],
   [".env empty", { ".env": "" }, ["a.ts"], ran()],
   [".env with a BOM: the first name is GOOD, not \\uFEFFGOOD", { ".env": `${BOM}GOOD=bom\n` }, ["a.ts"], ran("bom")],

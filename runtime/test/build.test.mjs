@@ -66,7 +66,10 @@ describe("bundles that run with rt and node, with stacks in the original sources
     };
     assert.equal(probed(project(t, "esm"), ["src/cli.ts", "--outdir", "dist", "--minify", "--define", 'process.env.MODE:"x"']), "false");
     assert.equal(probed(project(t, "macro"), ["src/app.ts", "--outdir", "dist"]), "true");
-    assert.equal(probed(project(t, "options"), ["src/main.ts", "--outdir", "dist", "--tsconfig-override", "config/tsconfig.build.json", "--loader", ".data:text"]), "true");
+    assert.equal(
+      probed(project(t, "options"), ["src/main.ts", "--outdir", "dist", "--tsconfig-override", "config/tsconfig.build.json", "--loader", ".data:text"]),
+      "true",
+    );
   });
 
   test("the runtime's transpile flags apply to bundles: --define and --drop", (t) => {
@@ -91,7 +94,10 @@ describe("bundles that run with rt and node, with stacks in the original sources
     writeFileSync(path.join(dir, "src/other.ts"), 'import { describe } from "./util.ts";\nconsole.log(describe({ name: "other", lines: 1 }));\n');
     build(dir, ["src/cli.ts", "src/other.ts", "--outdir", "dist", "--splitting", "--sourcemap=external"]);
     const files = readdirSync(path.join(dir, "dist")).sort();
-    assert.ok(files.some((file) => /^chunk-.*\.js$/.test(file)), files.join(" "));
+    assert.ok(
+      files.some((file) => /^chunk-.*\.js$/.test(file)),
+      files.join(" "),
+    );
     assert.doesNotMatch(readFileSync(path.join(dir, "dist/cli.js"), "utf8"), /sourceMappingURL/);
     assert.ok(files.includes("cli.js.map"));
     runsWithBoth(dir, "dist/other.js", "other has 1 lines\n");
@@ -215,7 +221,10 @@ describe("macros", () => {
   test("cached like any transpiled file, and expanded again when the macro module changes", (t) => {
     const dir = tempDir(t);
     const log = path.join(dir, "runs.log");
-    writeFileSync(path.join(dir, "macros.ts"), `import { appendFileSync } from "node:fs";\nexport function value(): string {\n  appendFileSync(${JSON.stringify(log)}, "run\\n");\n  return "first";\n}\n`);
+    writeFileSync(
+      path.join(dir, "macros.ts"),
+      `import { appendFileSync } from "node:fs";\nexport function value(): string {\n  appendFileSync(${JSON.stringify(log)}, "run\\n");\n  return "first";\n}\n`,
+    );
     writeFileSync(path.join(dir, "app.ts"), 'import { value } from "./macros.ts" with { type: "macro" };\nconsole.log(value());\n');
     const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
     const runs = () => readFileSync(log, "utf8").split("\n").length - 1;
@@ -244,7 +253,10 @@ describe("macros", () => {
     writeFileSync(path.join(dir, "plain.mjs"), 'import { stamp } from "./src/macros.ts" with { type: "macro" };\nconsole.log(stamp("x"));\n');
     const run = rt(["plain.mjs"], { cwd: dir });
     assert.deepEqual({ code: run.code, stdout: run.stdout }, { code: 1, stdout: "" });
-    assert.match(run.stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" that rt cannot expand: macros are expanded in the static imports of files rt transpiles/);
+    assert.match(
+      run.stderr,
+      /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" that rt cannot expand: macros are expanded in the static imports of files rt transpiles/,
+    );
     assert.match(rt(["--no-macros", "plain.mjs"], { cwd: dir }).stderr, /^error: plain\.mjs: macro import of "\.\/src\/macros\.ts" refused: --no-macros/);
     // The bundler transpiles every file: there the same import is expanded.
     assert.match(build(dir, ["plain.mjs"]).stdout, /console\.log\("x@macro"\)/);
@@ -254,7 +266,10 @@ describe("macros", () => {
     const dir = tempDir(t);
     writeFileSync(path.join(dir, "broken.ts"), "export function broken(: number {}\n");
     writeFileSync(path.join(dir, "app.ts"), 'import { broken } from "./broken.ts" with { type: "macro" };\nconsole.log(broken());\n');
-    writeFileSync(path.join(dir, "self.ts"), 'import { loop } from "./self.ts" with { type: "macro" };\nexport function loop() {\n  return 1;\n}\nconsole.log(loop());\n');
+    writeFileSync(
+      path.join(dir, "self.ts"),
+      'import { loop } from "./self.ts" with { type: "macro" };\nexport function loop() {\n  return 1;\n}\nconsole.log(loop());\n',
+    );
     const broken = rt(["app.ts"], { cwd: dir });
     assert.equal(broken.code, 1);
     assert.match(broken.stderr, /^broken\.ts:1:24: error: Expected identifier but found ":"\n/);

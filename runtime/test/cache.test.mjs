@@ -58,7 +58,10 @@ test("the default location is $XDG_CACHE_HOME/rt/transpiler; an empty RT_TRANSPI
 test("many rt processes starting at once share one cache safely", async (t) => {
   const { dir, cache } = project(t);
   for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `m${i}.ts`), `export const n${i}: number = ${i};\n`);
-  writeFileSync(path.join(dir, "all.ts"), `${[0, 1, 2, 3, 4, 5].map((i) => `import { n${i} } from "./m${i}";`).join("\n")}\nconsole.log(${[0, 1, 2, 3, 4, 5].map((i) => `n${i}`).join(" + ")});\n`);
+  writeFileSync(
+    path.join(dir, "all.ts"),
+    `${[0, 1, 2, 3, 4, 5].map((i) => `import { n${i} } from "./m${i}";`).join("\n")}\nconsole.log(${[0, 1, 2, 3, 4, 5].map((i) => `n${i}`).join(" + ")});\n`,
+  );
   const runs = await Promise.all(Array.from({ length: 8 }, () => rtAsync(["all.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } })));
   for (const run of runs) assert.deepEqual([run.code, run.stdout, run.stderr], [0, "15\n", ""]);
   const files = entries(cache);
@@ -90,10 +93,16 @@ test("an unusable cache runs the program uncached, with one warning line", (t) =
   const { dir, cache } = project(t);
   writeFileSync(path.join(dir, "two.ts"), 'import "./probe.ts";\nimport "./probe2.ts";\n');
   writeFileSync(path.join(dir, "probe2.ts"), "export const second: number = 2;\n");
-  const warning = (where, code) => `rt: warning: transpiler cache ${where} is unusable (${code}); running uncached (RT_TRANSPILER_CACHE_PATH=0 runs uncached without this warning)\n`;
+  const warning = (where, code) =>
+    `rt: warning: transpiler cache ${where} is unusable (${code}); running uncached (RT_TRANSPILER_CACHE_PATH=0 runs uncached without this warning)\n`;
   // Under a file: mkdir fails with ENOTDIR, and so did the clean-up of the temp file.
   const underFile = path.join(dir, "probe.ts", "sub");
-  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: underFile } }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning(underFile, "ENOTDIR") });
+  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: underFile } }), {
+    code: 0,
+    signal: null,
+    stdout: "hi esbuild-loaded\n",
+    stderr: warning(underFile, "ENOTDIR"),
+  });
   // Shard directories replaced by files (every shard, so each miss meets one): ENOTDIR from the
   // temp file's write and its clean-up; one warning for the run, however many modules miss.
   assert.equal(rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }).code, 0);
@@ -102,11 +111,21 @@ test("an unusable cache runs the program uncached, with one warning line", (t) =
     rmSync(shard, { recursive: true, force: true });
     writeFileSync(shard, "");
   }
-  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning(cache, "ENOTDIR") });
+  assert.deepEqual(rt(["two.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }), {
+    code: 0,
+    signal: null,
+    stdout: "hi esbuild-loaded\n",
+    stderr: warning(cache, "ENOTDIR"),
+  });
   // Under /proc Node's recursive mkdir never returns (100% CPU): rt must not call it there.
   const proc = rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: "/proc/self/rt-cache" } });
   assert.deepEqual(proc, { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning("/proc/self/rt-cache", "ENOENT") });
   // Nor enableCompileCache (V8's code cache), when the whole cache root is there.
   const root = rt(["probe.ts"], { cwd: dir, env: { XDG_CACHE_HOME: "/proc/self/cache", RT_TRANSPILER_CACHE_PATH: undefined } });
-  assert.deepEqual(root, { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: "rt: warning: cache directory /proc/self/cache is on a pseudo file system; running uncached\n" });
+  assert.deepEqual(root, {
+    code: 0,
+    signal: null,
+    stdout: "hi esbuild-loaded\n",
+    stderr: "rt: warning: cache directory /proc/self/cache is on a pseudo file system; running uncached\n",
+  });
 });

@@ -93,7 +93,7 @@ describe("transpilation flags", () => {
   });
 
   test("--define applies to plain JavaScript too", () => {
-    ok(rt(["--define", "WHO:\"js\"", "-e", "console.log(WHO)"], { cwd }), "js\n");
+    ok(rt(["--define", 'WHO:"js"', "-e", "console.log(WHO)"], { cwd }), "js\n");
   });
 
   test("--drop removes console calls and debugger statements", () => {
@@ -102,7 +102,10 @@ describe("transpilation flags", () => {
   });
 
   test("--jsx-runtime=classic with React.createElement by default", () => {
-    ok(rt(["--jsx-runtime=classic", "app.tsx"], { cwd }), '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"fragment","props":null,"children":["x"]}\n');
+    ok(
+      rt(["--jsx-runtime=classic", "app.tsx"], { cwd }),
+      '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"fragment","props":null,"children":["x"]}\n',
+    );
   });
 
   test("--jsx-factory and --jsx-fragment", () => {
@@ -118,7 +121,10 @@ describe("transpilation flags", () => {
   });
 
   test("--tsconfig-override reads JSX settings from another tsconfig (comments and trailing commas allowed)", () => {
-    ok(rt(["--tsconfig-override", "tsconfig.custom.json", "app.tsx"], { cwd }), '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"my-fragment","props":null,"children":["x"]}\n');
+    ok(
+      rt(["--tsconfig-override", "tsconfig.custom.json", "app.tsx"], { cwd }),
+      '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"my-fragment","props":null,"children":["x"]}\n',
+    );
   });
 
   test("tsconfig.json's decorator setting is honoured: legacy with experimentalDecorators, else standard", () => {
@@ -207,7 +213,11 @@ describe("bad input", () => {
   });
 
   test("an unknown loader lists the valid loaders, exit 2", () => {
-    mistake(rt(["--loader", ".x:yaml", "hello.ts"], { cwd }), 2, /^rt: invalid loader "yaml" in --loader \.x:yaml; valid loaders: js, jsx, ts, tsx, json, toml, text, file, wasm, napi\n$/);
+    mistake(
+      rt(["--loader", ".x:yaml", "hello.ts"], { cwd }),
+      2,
+      /^rt: invalid loader "yaml" in --loader \.x:yaml; valid loaders: js, jsx, ts, tsx, json, toml, text, file, wasm, napi\n$/,
+    );
     mistake(rt(["--loader", "x", "hello.ts"], { cwd }), 2, /^rt: invalid --loader "x": expected \.ext:loader/);
   });
 

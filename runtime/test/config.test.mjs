@@ -13,7 +13,10 @@ const require = createRequire(import.meta.url);
 
 describe("rtfig.toml", () => {
   test("$cwd/rtfig.toml supplies defaults: preload, consoleDepth, define and loader tables, title, unhandled-rejections", () => {
-    assert.equal(runOk(project, ["app.ts"]), "preloaded=setup.ts mode=from-config build=1 cfg=from .cfg title=config-title\n{\n  a: { b: { c: { d: [Object] } } }\n}\n");
+    assert.equal(
+      runOk(project, ["app.ts"]),
+      "preloaded=setup.ts mode=from-config build=1 cfg=from .cfg title=config-title\n{\n  a: { b: { c: { d: [Object] } } }\n}\n",
+    );
     // unhandled-rejections = "warn" from the file: a warning, exit 0.
     const rejected = rt(["-e", "Promise.reject(new Error('late'))"], { cwd: project });
     assert.equal(rejected.code, 0);
@@ -30,7 +33,10 @@ describe("rtfig.toml", () => {
   test("--config/-c reads another file instead (kebab-case keys; no-env-file turns .env loading off)", () => {
     assert.equal(runOk(project, ["env.ts"]), "FROM_DOTENV=yes FROM_FILE=-\n");
     assert.equal(runOk(project, ["--config", "other.toml", "env.ts"]), "FROM_DOTENV=- FROM_FILE=-\n");
-    assert.equal(runOk(project, ["-c", "other.toml", "--env-file", "extra.env", "-e", "console.log({ a: { b: 1 } }, process.env.FROM_FILE)"]), "{ a: [Object] } yes\n");
+    assert.equal(
+      runOk(project, ["-c", "other.toml", "--env-file", "extra.env", "-e", "console.log({ a: { b: 1 } }, process.env.FROM_FILE)"]),
+      "{ a: [Object] } yes\n",
+    );
   });
 
   test("a missing --config file is an error (exit 2); a missing default rtfig.toml is not", () => {
@@ -42,14 +48,15 @@ describe("rtfig.toml", () => {
   test("a TOML syntax error: rt: file:line:column, the message, the line and a caret; exit 2", () => {
     const result = rt(["-c", "syntax.toml", "-e", "1"], { cwd: dir });
     assert.equal(result.code, 2);
-    assert.equal(result.stderr, "rt: syntax.toml:3:14: invalid TOML: control characters are not allowed in strings\ntitle = \"open\n             ^\n");
+    assert.equal(result.stderr, 'rt: syntax.toml:3:14: invalid TOML: control characters are not allowed in strings\ntitle = "open\n             ^\n');
     assert.equal(result.stdout, "");
   });
 
   test("a wrongly typed value: an error naming file:line:col, the key and what it must be; exit 2", () => {
     const cases = {
       "wrong-type.toml": 'rt: wrong-type.toml:1:1: invalid value for "consoleDepth": expected a whole number >= 0, got "deep"\n',
-      "bad-loader.toml": 'rt: bad-loader.toml:1:1: invalid value for "loader": the value of ".cfg" must be one of js, jsx, ts, tsx, json, toml, text, file, wasm, napi, got "yaml"\n',
+      "bad-loader.toml":
+        'rt: bad-loader.toml:1:1: invalid value for "loader": the value of ".cfg" must be one of js, jsx, ts, tsx, json, toml, text, file, wasm, napi, got "yaml"\n',
     };
     for (const [file, message] of Object.entries(cases)) {
       const result = rt(["-c", file, "-e", "console.log('ran')"], { cwd: invalid });
@@ -97,7 +104,10 @@ describe("the JSON Schema of rtfig.toml", () => {
     validate.errors = compiled.errors;
     return valid;
   };
-  const examples = (folder) => readdirSync(path.join(dir, folder)).filter((name) => name.endsWith(".toml")).map((name) => path.join(dir, folder, name));
+  const examples = (folder) =>
+    readdirSync(path.join(dir, folder))
+      .filter((name) => name.endsWith(".toml"))
+      .map((name) => path.join(dir, folder, name));
 
   test("example configs validate, and rt reads each of them without a warning", () => {
     const files = [...examples("examples"), path.join(project, "rtfig.toml"), path.join(project, "other.toml")];

@@ -43,12 +43,20 @@ function nodeInspect(t, port) {
     async type(command, expect = /[\s\S]/) {
       const from = output.length;
       child.stdin.write(`${command}\n`);
-      await until(() => /debug> $/.test(output.slice(from)) && expect.test(output.slice(from)), `node inspect: ${command} → ${expect}`, () => output);
+      await until(
+        () => /debug> $/.test(output.slice(from)) && expect.test(output.slice(from)),
+        `node inspect: ${command} → ${expect}`,
+        () => output,
+      );
       return output.slice(from);
     },
     /** Waits for `pattern` in what it printed (from the start). */
     waitFor(pattern) {
-      return until(() => pattern.test(output), `node inspect output ${pattern}`, () => output);
+      return until(
+        () => pattern.test(output),
+        `node inspect output ${pattern}`,
+        () => output,
+      );
     },
   };
 }
@@ -67,7 +75,11 @@ describe("node inspect", () => {
     assert.match(await debug.type("exec name", /'plain'/), /^'plain'$/m);
     await debug.type("cont");
     // The end: rt prints Node's line and keeps the session, which still evaluates.
-    await until(() => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT), "rt's waiting line", () => run.output.stderr);
+    await until(
+      () => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT),
+      "rt's waiting line",
+      () => run.output.stderr,
+    );
     assert.equal(run.output.stdout, "hello plain\n");
     assert.match(await debug.type("exec process.exitCode ?? 0", /^0$/m), /^0$/m);
     assert.equal(run.child.exitCode, null, "rt waits while node inspect is attached");
@@ -81,7 +93,15 @@ describe("node inspect", () => {
     const dir = tempDir(t);
     writeFileSync(
       path.join(dir, "ticker.js"),
-      ["let count = 0;", "const timer = setInterval(() => {", "  count += 1;", "  if (count === 30) clearInterval(timer);", "}, 20);", 'process.on("exit", () => console.log("counted", count));', ""].join("\n"),
+      [
+        "let count = 0;",
+        "const timer = setInterval(() => {",
+        "  count += 1;",
+        "  if (count === 30) clearInterval(timer);",
+        "}, 20);",
+        'process.on("exit", () => console.log("counted", count));',
+        "",
+      ].join("\n"),
     );
     const run = startInspected(t, ["--inspect-wait", "ticker.js"], { cwd: dir });
     const port = Number(new URL(await run.banner).port);
@@ -94,7 +114,11 @@ describe("node inspect", () => {
     assert.ok(count >= 0 && count < 30, `count ${count}`);
     await debug.type("cb('ticker.js', 3)");
     await debug.type("cont");
-    await until(() => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT), "rt's waiting line", () => run.output.stderr);
+    await until(
+      () => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT),
+      "rt's waiting line",
+      () => run.output.stderr,
+    );
     assert.equal(run.output.stdout, "counted 30\n");
     debug.type(".exit").catch(() => {});
     assert.equal(await debug.exited, 0);
@@ -133,7 +157,10 @@ describe("chrome-remote-interface (default options)", () => {
     const hit = Debugger.paused();
     await Debugger.resume();
     const atBreakpoint = await hit;
-    assert.deepEqual([atBreakpoint.hitBreakpoints, atBreakpoint.callFrames[0].functionName, atBreakpoint.callFrames[0].location.lineNumber], [[breakpointId], "greet", 2]);
+    assert.deepEqual(
+      [atBreakpoint.hitBreakpoints, atBreakpoint.callFrames[0].functionName, atBreakpoint.callFrames[0].location.lineNumber],
+      [[breakpointId], "greet", 2],
+    );
     const stepped = Debugger.paused();
     await Debugger.stepOver();
     const afterStep = await stepped;
@@ -165,7 +192,16 @@ describe("Chrome's DevTools frontend (as Chromium serves it)", () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--remote-debugging-port=${chromiumPort}`],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        `--remote-debugging-port=${chromiumPort}`,
+      ],
     });
     t.after(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -185,14 +221,18 @@ describe("Chrome's DevTools frontend (as Chromium serves it)", () => {
     await page.getByText("Paused on breakpoint").waitFor();
     assert.equal(run.output.stdout, "before\n");
     for (const value of [/^a: 2$/, /^b: 3$/]) await page.locator("li").filter({ hasText: value }).first().waitFor();
-    assert.equal(await page.getByText(/^add$/).count() > 0, true, "the call stack names add");
+    assert.equal((await page.getByText(/^add$/).count()) > 0, true, "the call stack names add");
     assert.equal(await page.getByText(/cli\.cjs|rt\.cjs/).count(), 0, "rt's own frames are not on the call stack");
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "devtools-frontend.png") });
 
     // On to the end: rt keeps the session until the frontend goes.
     await page.keyboard.press("F8");
-    await until(() => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT), "rt's waiting line", () => run.output.stderr);
+    await until(
+      () => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT),
+      "rt's waiting line",
+      () => run.output.stderr,
+    );
     assert.equal(run.output.stdout, "before\ntotal 5\n");
     await page.close();
     assert.equal((await run.exited).code, 0);

@@ -38,14 +38,63 @@ function random(seed) {
 /** The pieces of a request: each list mixes valid values (to get past one check and hit the next) with invalid ones. */
 function requestCases(r, port, id) {
   const hosts = [
-    `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, undefined, "localhost:99999", "[", "x y", "a%zz", "localhost%00.evil.example",
-    "evil.example", "", "[::1", "::1", "127.0.0.1:", `${"a".repeat(300)}.localhost`, "ünïcode.localhost", () => r.text(1 + r.int(40)),
+    `127.0.0.1:${port}`,
+    `localhost:${port}`,
+    `[::1]:${port}`,
+    undefined,
+    "localhost:99999",
+    "[",
+    "x y",
+    "a%zz",
+    "localhost%00.evil.example",
+    "evil.example",
+    "",
+    "[::1",
+    "::1",
+    "127.0.0.1:",
+    `${"a".repeat(300)}.localhost`,
+    "ünïcode.localhost",
+    () => r.text(1 + r.int(40)),
   ];
-  const origins = [undefined, undefined, "null", `http://127.0.0.1:${port}`, "http://localhost:9222", "devtools://devtools", "http://evil.example", "http://[", "%", "javascript:alert(1)", "http://127.0.0.1.evil.example", () => r.text(1 + r.int(40))];
+  const origins = [
+    undefined,
+    undefined,
+    "null",
+    `http://127.0.0.1:${port}`,
+    "http://localhost:9222",
+    "devtools://devtools",
+    "http://evil.example",
+    "http://[",
+    "%",
+    "javascript:alert(1)",
+    "http://127.0.0.1.evil.example",
+    () => r.text(1 + r.int(40)),
+  ];
   const paths = [
-    "/", "/json", "/json/list", "/json/version", "/json/protocol", `/json/activate/${id}`, "/json/activate/x", "/json/new?about:blank", "/json/close/x",
-    `/${id}`, `/${id}?x=1`, `/${id}/`, "/app.js", "/style.css", "/rt.json", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "*", "http://evil/x", "", "//x",
-    `/${"a".repeat(20_000)}`, () => `/${r.text(r.int(60))}`, () => r.text(1 + r.int(30)),
+    "/",
+    "/json",
+    "/json/list",
+    "/json/version",
+    "/json/protocol",
+    `/json/activate/${id}`,
+    "/json/activate/x",
+    "/json/new?about:blank",
+    "/json/close/x",
+    `/${id}`,
+    `/${id}?x=1`,
+    `/${id}/`,
+    "/app.js",
+    "/style.css",
+    "/rt.json",
+    "/../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "*",
+    "http://evil/x",
+    "",
+    "//x",
+    `/${"a".repeat(20_000)}`,
+    () => `/${r.text(r.int(60))}`,
+    () => r.text(1 + r.int(30)),
   ];
   const methods = ["GET", "GET", "GET", "POST", "PUT", "DELETE", "OPTIONS", "HEAD", "CONNECT", "BREW", "G ET", "", () => r.text(1 + r.int(10))];
   const versions = ["HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9", "", () => r.text(r.int(12))];
@@ -97,7 +146,18 @@ function frame(opcode, payload, { fin = true, mask = true, rsv = 0, claimedLengt
 
 /** Frames for an open session: valid protocol messages (they get answers) and broken ones. */
 function frameCases(r) {
-  const methods = ["Runtime.evaluate", "Runtime.enable", "Debugger.enable", "Profiler.enable", "NodeRuntime.notifyWhenWaitingForDisconnect", "Runtime.runIfWaitingForDebugger", "Nope.nothing", "", "__proto__", "constructor"];
+  const methods = [
+    "Runtime.evaluate",
+    "Runtime.enable",
+    "Debugger.enable",
+    "Profiler.enable",
+    "NodeRuntime.notifyWhenWaitingForDisconnect",
+    "Runtime.runIfWaitingForDebugger",
+    "Nope.nothing",
+    "",
+    "__proto__",
+    "constructor",
+  ];
   const ids = [1, 2, -1, 1.5, 2 ** 53, "1", null, undefined, {}];
   const params = [undefined, { expression: "1 + 1" }, { expression: "globalThis.x = 1" }, "text", [], null, 42, { expression: { nested: true } }];
   const message = () => JSON.stringify({ id: r.pick(ids), method: r.pick(methods), params: r.pick(params) });
@@ -144,12 +204,19 @@ function exchange(port, id, data, upgradeFirst) {
     const send = () => {
       socket.write(data, () => {});
       timers.push(setTimeout(() => socket.end(), QUIET_MS));
-      timers.push(setTimeout(() => finish(new Error(`connection neither answered nor closed within ${CLOSE_MS} ms: ${JSON.stringify(data.toString("latin1").slice(0, 200))}`)), CLOSE_MS));
+      timers.push(
+        setTimeout(
+          () => finish(new Error(`connection neither answered nor closed within ${CLOSE_MS} ms: ${JSON.stringify(data.toString("latin1").slice(0, 200))}`)),
+          CLOSE_MS,
+        ),
+      );
     };
     socket.on("connect", () => {
       if (!upgradeFirst) return send();
       const key = createHash("sha1").update(String(Math.random())).digest("base64").slice(0, 22) + "==";
-      socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n\r\n`);
+      socket.write(
+        `GET /${id} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n\r\n`,
+      );
     });
     socket.on("data", (chunk) => {
       if (handshake !== undefined) {
@@ -171,7 +238,10 @@ test(`inspector fuzz: ${CONNECTIONS} hostile connections; the program keeps runn
   t.diagnostic(`seed ${seed} (RT_FUZZ_SEED=${seed} replays this run)`);
   const r = random(seed);
   const dir = tempDir(t);
-  writeFileSync(path.join(dir, "server.ts"), 'const state: { ticks: number } = ((globalThis as any).state = { ticks: 0 });\nsetInterval(() => state.ticks++, 10);\nprocess.on("SIGTERM", () => process.exit(0));\n');
+  writeFileSync(
+    path.join(dir, "server.ts"),
+    'const state: { ticks: number } = ((globalThis as any).state = { ticks: 0 });\nsetInterval(() => state.ticks++, 10);\nprocess.on("SIGTERM", () => process.exit(0));\n',
+  );
   const run = startInspected(t, ["--inspect=127.0.0.1:0", "server.ts"], { cwd: dir });
   const url = new URL(await run.banner);
   const port = Number(url.port);

@@ -16,7 +16,6 @@ import { freePort } from "../../test/support/servers.mjs";
 const DIR = path.join(FIXTURES, "inspector");
 const APP_URL = pathToFileURL(path.join(DIR, "app.ts")).href;
 
-
 function get(port, pathname, headers = {}) {
   return new Promise((resolve, reject) => {
     const request = http.get({ host: "127.0.0.1", port, path: pathname, headers }, (response) => {
@@ -32,7 +31,13 @@ function get(port, pathname, headers = {}) {
 function upgrade(port, pathname, headers) {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
-      const lines = [`GET ${pathname} HTTP/1.1`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="];
+      const lines = [
+        `GET ${pathname} HTTP/1.1`,
+        "Connection: Upgrade",
+        "Upgrade: websocket",
+        "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+      ];
       for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
       socket.write(`${lines.join("\r\n")}\r\n\r\n`);
     });
@@ -102,7 +107,10 @@ describe("the server and its banner", () => {
     const port = busy.address().port;
     const result = await startInspected(t, [`--inspect=${port}`, "app.ts"], { cwd: DIR }).exited;
     busy.close();
-    assert.deepEqual([result.code, result.stdout, result.stderr], [2, "", `rt: --inspect: 127.0.0.1:${port} is already in use; pick another port or leave it out to use a free one\n`]);
+    assert.deepEqual(
+      [result.code, result.stdout, result.stderr],
+      [2, "", `rt: --inspect: 127.0.0.1:${port} is already in use; pick another port or leave it out to use a free one\n`],
+    );
   });
 
   test("/json/version and /json/list describe the target; the WebSocket path without Upgrade is 426", async (t) => {
@@ -238,7 +246,10 @@ describe("the program's end with a client attached (as Node)", () => {
     const answers = [client.raw("Runtime.runIfWaitingForDebugger")];
     for (let i = 0; i < 200; i++) answers.push(client.raw("Runtime.evaluate", { expression: `${i} * 2`, returnByValue: true }));
     const results = await Promise.all(answers);
-    assert.deepEqual(results.slice(1).map((answer) => answer.result.result.value), Array.from({ length: 200 }, (_, i) => i * 2));
+    assert.deepEqual(
+      results.slice(1).map((answer) => answer.result.result.value),
+      Array.from({ length: 200 }, (_, i) => i * 2),
+    );
     assert.equal((await disconnectAtEnd(run, client)).code, 0);
   });
 });
@@ -282,7 +293,7 @@ describe("wait and break", () => {
     assert.deepEqual(rtFrames(client, first), [], "rt's own frames are off the stack");
     assert.equal(run.output.stdout, "", "nothing ran yet");
     const map = mapOf(script);
-    assert.equal(originalOf(map, first.callFrames[0].location), 12, "the first statement: console.log(\"before\")");
+    assert.equal(originalOf(map, first.callFrames[0].location), 12, 'the first statement: console.log("before")');
 
     // A breakpoint on original line 8 (`const sum: number = a + b;`), placed through the map.
     const target = generatedPositionFor(map, { source: map.sources[0], line: 8, column: 2 });

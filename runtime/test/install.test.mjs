@@ -55,7 +55,10 @@ describe("auto-install from a local registry", () => {
       ["@rt-fixture+scoped@1.0.0", "rt-greet@1.0.0", "rt-greet@2.0.0", "rt-uses-greet@1.0.0"],
     );
     // Built-ins and URLs are never packages.
-    ok(run(dir, ["-e", 'import fs from "fs"; import one from "data:text/javascript,export default 1"; console.log(typeof fs.readFileSync, one)']), "function 1\n");
+    ok(
+      run(dir, ["-e", 'import fs from "fs"; import one from "data:text/javascript,export default 1"; console.log(typeof fs.readFileSync, one)']),
+      "function 1\n",
+    );
     // Warm: nothing asks the registry.
     ok(run(dir, ["main.ts"], { npm_config_registry: await deadRegistry() }), MAIN_OUTPUT);
   });
@@ -81,7 +84,10 @@ describe("auto-install from a local registry", () => {
     const expected = "hello rt from node_modules / @rt-fixture/scoped 1.0.0\n";
     ok(run(dir, ["-i", "both.ts"]), expected);
     ok(run(dir, ["--install=fallback", "both.ts"]), expected);
-    assert.deepEqual(storeEntries(dir).map((entry) => entry.replace(/-[0-9a-f]{16}$/, "")), ["@rt-fixture+scoped@1.0.0"]);
+    assert.deepEqual(
+      storeEntries(dir).map((entry) => entry.replace(/-[0-9a-f]{16}$/, "")),
+      ["@rt-fixture+scoped@1.0.0"],
+    );
     // A missing file of an installed package is an error, not a reason to install.
     const deep = run(dir, ["-i", "-e", 'import "rt-greet/missing.js"']);
     assert.equal(deep.code, 1);
@@ -108,11 +114,10 @@ describe("auto-install from a local registry", () => {
   test("a package the registry does not have: the registry's message, exit 1", (t) => {
     const dir = project(t);
     const result = run(dir, ["missing.ts"]);
-    assert.deepEqual([result.stdout, result.stderr, result.code], [
-      "",
-      `error: could not install "rt-not-in-the-registry": 404 Not Found - GET ${registry.url}/rt-not-in-the-registry - no such package available\n`,
-      1,
-    ]);
+    assert.deepEqual(
+      [result.stdout, result.stderr, result.code],
+      ["", `error: could not install "rt-not-in-the-registry": 404 Not Found - GET ${registry.url}/rt-not-in-the-registry - no such package available\n`, 1],
+    );
     const version = run(dir, ["-e", 'import "rt-greet@9"']);
     assert.equal(version.code, 1);
     assert.match(version.stderr, /^error: could not install "rt-greet@9": No matching version found for rt-greet@9\.?.*\n$/);
@@ -125,7 +130,10 @@ describe("auto-install from a local registry", () => {
     const dir = project(t);
     const result = run(dir, ["-e", 'import "rt-broken-dep"']);
     assert.equal(result.code, 1);
-    assert.equal(result.stderr, `error: could not install "rt-not-published@^1.0.0": 404 Not Found - GET ${registry.url}/rt-not-published - no such package available\n`);
+    assert.equal(
+      result.stderr,
+      `error: could not install "rt-not-published@^1.0.0": 404 Not Found - GET ${registry.url}/rt-not-published - no such package available\n`,
+    );
   });
 
   test("a tampered cache entry is detected and fetched again", (t) => {
@@ -166,7 +174,10 @@ describe("auto-install from a local registry", () => {
     const host = registry.url.replace(/^http:/, "");
     const dir = project(t, { "private.cjs": 'console.log(require("@rt-private/secret"));\n', ".npmrc": `${host}/:_authToken=\${RT_TEST_TOKEN}\n` });
     const denied = run(dir, ["private.cjs"], { RT_TEST_TOKEN: "not-the-token" });
-    assert.deepEqual([denied.stdout, denied.stderr, denied.code], ["", 'error: could not install "@rt-private/secret": Unable to authenticate, need: Basic, Bearer\n', 1]);
+    assert.deepEqual(
+      [denied.stdout, denied.stderr, denied.code],
+      ["", 'error: could not install "@rt-private/secret": Unable to authenticate, need: Basic, Bearer\n', 1],
+    );
     const allowed = run(dir, ["private.cjs"], { RT_TEST_TOKEN: registry.token });
     ok(allowed, "@rt-private/secret 1.0.0\n");
   });

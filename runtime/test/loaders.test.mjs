@@ -10,7 +10,11 @@ import { FIXTURES, rt, tempDir, skipUnlessCI, runOk } from "./rt.mjs";
 const HERE = path.join(FIXTURES, "loaders");
 const ERRORS = path.join(HERE, "errors");
 
-const jsonLines = (stdout) => stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+const jsonLines = (stdout) =>
+  stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 // ---------------------------------------------------------------------------------------------
 // Default loaders
@@ -108,7 +112,7 @@ test("--loader with an unknown loader name is a usage error", () => {
     {
       code: 2,
       stdout: "",
-      stderr: "rt: invalid loader \"yaml\" in --loader .data:yaml; valid loaders: js, jsx, ts, tsx, json, toml, text, file, wasm, napi\n",
+      stderr: 'rt: invalid loader "yaml" in --loader .data:yaml; valid loaders: js, jsx, ts, tsx, json, toml, text, file, wasm, napi\n',
     },
   );
 });
@@ -169,16 +173,10 @@ test("a JSON syntax error (import) is reported as file:line:col: error, without 
   assertReported(rt(["import-json.ts"], { cwd: ERRORS }), JSON_ERROR);
 });
 
-test(
-  "a JSON syntax error under require() is reported the same way",
-  () => {
-    assertReported(rt(["require-json.cts"], { cwd: ERRORS }), JSON_ERROR);
-  },
-);
+test("a JSON syntax error under require() is reported the same way", () => {
+  assertReported(rt(["require-json.cts"], { cwd: ERRORS }), JSON_ERROR);
+});
 
-test(
-  'a JSON syntax error under with { type: "json" } is reported the same way',
-  () => {
-    assertReported(rt(["import-json-with.ts"], { cwd: ERRORS }), JSON_ERROR);
-  },
-);
+test('a JSON syntax error under with { type: "json" } is reported the same way', () => {
+  assertReported(rt(["import-json-with.ts"], { cwd: ERRORS }), JSON_ERROR);
+});

@@ -48,12 +48,9 @@ test(".mts is always ESM and .cts always CommonJS", () => {
   assert.equal(runOk(MODULE_PKG, ["explicit.cts"]), "explicit.cts: cjs\n");
 });
 
-test(
-  "a .cts file may use TypeScript's import/export syntax and still runs as CommonJS",
-  () => {
-    assert.equal(runOk(COMMONJS_PKG, ["cts-import-syntax.cts"]), "cts-import-syntax.cts: cjs\n");
-  },
-);
+test("a .cts file may use TypeScript's import/export syntax and still runs as CommonJS", () => {
+  assert.equal(runOk(COMMONJS_PKG, ["cts-import-syntax.cts"]), "cts-import-syntax.cts: cjs\n");
+});
 
 test('plain .js under "type": "commonjs" is CommonJS (Node\'s rule)', () => {
   assert.equal(runOk(COMMONJS_PKG, ["plain.js"]), "plain.js: cjs, isMain true\n");
@@ -80,12 +77,9 @@ test("with no type, files are ESM or CommonJS by their syntax", () => {
   assert.deepEqual({ code: esmJs.code, stdout: esmJs.stdout }, { code: 0, stdout: "esm.js: esm\n" });
 });
 
-test(
-  "plain .js with ESM syntax and no type runs without warnings, like .ts and .jsx do",
-  () => {
-    assert.equal(runOk(NO_TYPE, ["esm.js"]), "esm.js: esm\n");
-  },
-);
+test("plain .js with ESM syntax and no type runs without warnings, like .ts and .jsx do", () => {
+  assert.equal(runOk(NO_TYPE, ["esm.js"]), "esm.js: esm\n");
+});
 
 // ---------------------------------------------------------------------------------------------
 // Interop

@@ -30,7 +30,9 @@ function recordingServer(create) {
 }
 
 function listen(server) {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`${server instanceof https.Server ? "https" : "http"}://127.0.0.1:${server.address().port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`${server instanceof https.Server ? "https" : "http"}://127.0.0.1:${server.address().port}`)),
+  );
 }
 
 describe("--user-agent", () => {
@@ -101,7 +103,15 @@ describe("--fetch-preconnect", () => {
     const refused = await listen(closed);
     await new Promise((resolve) => closed.close(resolve));
     plain.reset();
-    const result = await rtAsync(["--fetch-preconnect", refused, "-e", `fetch("${refused}").catch((e) => console.log(e.cause.code)).then(() => fetch("${base}/x")).then((r) => r.text()).then(console.log)`], { cwd: DIR });
+    const result = await rtAsync(
+      [
+        "--fetch-preconnect",
+        refused,
+        "-e",
+        `fetch("${refused}").catch((e) => console.log(e.cause.code)).then(() => fetch("${base}/x")).then((r) => r.text()).then(console.log)`,
+      ],
+      { cwd: DIR },
+    );
     assert.deepEqual({ code: result.code, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: "ECONNREFUSED\nok /x\n", stderr: "" });
   });
 
@@ -160,7 +170,8 @@ describe("trust stores", () => {
       assert.equal(result.status, 0, result.stderr);
     };
     // A private CA and a server certificate for 127.0.0.1 and localhost that it signs; a second CA that signs nothing.
-    for (const name of ["ca", "other-ca"]) run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", `/CN=rt test ${name}`, "-keyout", `${name}.key`, "-out", `${name}.pem`);
+    for (const name of ["ca", "other-ca"])
+      run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", `/CN=rt test ${name}`, "-keyout", `${name}.key`, "-out", `${name}.pem`);
     run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "server.key", "-out", "server.csr");
     writeFileSync(path.join(pki.dir, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
     run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.pem");
@@ -171,7 +182,9 @@ describe("trust stores", () => {
       run("rehash", `${name}-dir`);
     }
     mkdirSync(path.join(pki.dir, "empty-dir"));
-    const recording = recordingServer((handler) => https.createServer({ key: readFileSync(path.join(pki.dir, "server.key")), cert: readFileSync(path.join(pki.dir, "server.pem")) }, handler));
+    const recording = recordingServer((handler) =>
+      https.createServer({ key: readFileSync(path.join(pki.dir, "server.key")), cert: readFileSync(path.join(pki.dir, "server.pem")) }, handler),
+    );
     server = recording.server;
     preconnects = recording;
     base = await listen(server);
@@ -199,7 +212,8 @@ describe("trust stores", () => {
 
   test("default and --use-bundled-ca: the bundled Mozilla roots only, not the OS or OpenSSL store", async (t) => {
     for (const flags of [[], ["--use-bundled-ca"]]) {
-      for (const where of ["file", "dir"]) assert.equal(await probe(t, flags, where), `${untrusted}bundled roots trusted: all\n`, `${flags} with the CA in the ${where}`);
+      for (const where of ["file", "dir"])
+        assert.equal(await probe(t, flags, where), `${untrusted}bundled roots trusted: all\n`, `${flags} with the CA in the ${where}`);
     }
   });
 

@@ -52,7 +52,9 @@ describe("runtime flags", () => {
     }
   });
 
-  test("a title longer than the command line (from rtfig.toml) restarts the process with it: still the full title, same pid", { skip: process.platform !== "linux" && "reads /proc" }, async (t) => {
+  test("a title longer than the command line (from rtfig.toml) restarts the process with it: still the full title, same pid", {
+    skip: process.platform !== "linux" && "reads /proc",
+  }, async (t) => {
     const config = path.join(tempDir(t), "rtfig.toml");
     const long = `from-config-${"y".repeat(500)}`;
     writeFileSync(config, `title = "${long}"\n`);
@@ -114,7 +116,8 @@ describe("--unhandled-rejections", () => {
         assert.equal(actual.stdout, expected.stdout, label);
         assert.equal(actual.code, expected.status, label);
         assert.equal(warnings(actual.stderr), warnings(expected.stderr), `${label}: ${actual.stderr}`);
-        if (warnings(expected.stderr)) assert.match(actual.stderr, /UnhandledPromiseRejectionWarning: (Error: boom\n {4}at .*rejections\.mjs:5:|just a string)/, label);
+        if (warnings(expected.stderr))
+          assert.match(actual.stderr, /UnhandledPromiseRejectionWarning: (Error: boom\n {4}at .*rejections\.mjs:5:|just a string)/, label);
       }
     });
   }
@@ -157,7 +160,10 @@ describe("environment files", () => {
 
   test(".env, then .env.$NODE_ENV (development when unset), then .env.local load automatically; later files win", () => {
     assert.equal(show(), "FROM_ENV=.env SHARED=.env.local OVERRIDE_ME=.env DEV_ONLY=yes LOCAL_ONLY=yes FIRST=- SECOND=- QUOTED=-\n");
-    assert.equal(show([], { NODE_ENV: "production" }), "FROM_ENV=.env SHARED=.env.local OVERRIDE_ME=.env DEV_ONLY=- LOCAL_ONLY=yes FIRST=- SECOND=- QUOTED=-\n");
+    assert.equal(
+      show([], { NODE_ENV: "production" }),
+      "FROM_ENV=.env SHARED=.env.local OVERRIDE_ME=.env DEV_ONLY=- LOCAL_ONLY=yes FIRST=- SECOND=- QUOTED=-\n",
+    );
   });
 
   test("NODE_ENV=test skips .env.local", () => {
@@ -169,7 +175,10 @@ describe("environment files", () => {
   });
 
   test("--env-file (repeatable) loads exactly those files, later ones winning", () => {
-    assert.equal(show(["--env-file", "first.env", "--env-file=second.env"]), "FROM_ENV=- SHARED=second.env OVERRIDE_ME=- DEV_ONLY=- LOCAL_ONLY=- FIRST=1 SECOND=2 QUOTED=a b # not a comment\n");
+    assert.equal(
+      show(["--env-file", "first.env", "--env-file=second.env"]),
+      "FROM_ENV=- SHARED=second.env OVERRIDE_ME=- DEV_ONLY=- LOCAL_ONLY=- FIRST=1 SECOND=2 QUOTED=a b # not a comment\n",
+    );
   });
 
   test("--no-env-file turns automatic loading off", () => {
@@ -189,14 +198,22 @@ describe("--cwd", () => {
   });
 
   test("a relative or missing directory: one line, exit 2", () => {
-    mistake(rt(["--cwd", "relative/path", "cwd.ts"], { cwd }), 2, 'rt: invalid value "relative/path" for --cwd: expected an absolute path, e.g. --cwd "$PWD/relative/path"\n');
+    mistake(
+      rt(["--cwd", "relative/path", "cwd.ts"], { cwd }),
+      2,
+      'rt: invalid value "relative/path" for --cwd: expected an absolute path, e.g. --cwd "$PWD/relative/path"\n',
+    );
     mistake(rt(["--cwd=/no/such/dir", "cwd.ts"], { cwd }), 2, "rt: --cwd: no such directory: /no/such/dir\n");
   });
 });
 
 describe("bad flag values", () => {
   test("--unhandled-rejections=sometimes and --console-depth=-1 name the flag and the valid values, exit 2", () => {
-    mistake(rt(["--unhandled-rejections=sometimes", "nested.ts"], { cwd }), 2, 'rt: invalid value "sometimes" for --unhandled-rejections; valid values: strict, throw, warn, none, warn-with-error-code\n');
+    mistake(
+      rt(["--unhandled-rejections=sometimes", "nested.ts"], { cwd }),
+      2,
+      'rt: invalid value "sometimes" for --unhandled-rejections; valid values: strict, throw, warn, none, warn-with-error-code\n',
+    );
     mistake(rt(["--console-depth=-1", "nested.ts"], { cwd }), 2, 'rt: invalid value "-1" for --console-depth: expected a whole number >= 0\n');
     mistake(rt(["--console-depth", "-1", "nested.ts"], { cwd }), 2, 'rt: invalid value "-1" for --console-depth: expected a whole number >= 0\n');
   });

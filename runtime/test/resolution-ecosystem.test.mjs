@@ -22,7 +22,7 @@ test("ES modules reach subpaths without extension, directories and nested packag
       "plain-lib/functions/gt -> true",
       "plain-lib/fp -> fp.js (the file wins over the fp/ directory)",
       "plain-lib/dir -> dir/index.js",
-      "esm-lib/merge -> {\"a\":1,\"b\":2}",
+      'esm-lib/merge -> {"a":1,"b":2}',
       "nested-main/subpath -> lib/subpath.js, by subpath/package.json main",
     ),
   );
@@ -39,7 +39,7 @@ test("the default JSX transform finds jsx-dev-runtime in a JSX library without e
   assert.equal(runOk(fixture("bare-subpaths"), ["app.tsx"]), lines("dev:<b>hello jsx</b>"));
 });
 
-test("a subpath rt cannot find keeps Node's \"Did you mean\" hint", () => {
+test('a subpath rt cannot find keeps Node\'s "Did you mean" hint', () => {
   const dir = fixture("bare-subpaths");
   const result = rt(["--extension-order=.ts", "main.ts"], { cwd: dir });
   assert.equal(result.code, 1);
@@ -87,17 +87,11 @@ test("tsconfig: an extends that cannot be found is one warning line each, and th
 });
 
 test("tsconfig paths leave data: and node: URLs alone and apply to specifiers with a ?query", () => {
-  assert.equal(
-    runOk(fixture("paths-urls"), ["main.ts"]),
-    lines('node:path sep -> "/"', "data: -> data: URL", "@/hello -> src/hello.ts?v=1"),
-  );
+  assert.equal(runOk(fixture("paths-urls"), ["main.ts"]), lines('node:path sep -> "/"', "data: -> data: URL", "@/hello -> src/hello.ts?v=1"));
 });
 
 test("the tsconfig nearest to the file applies: its paths, and jsxFactory without jsx means classic JSX", () => {
-  assert.equal(
-    runOk(fixture("nearest-tsconfig"), ["app/src/main.tsx"]),
-    lines("@lib -> app/src/lib.ts", "classic JSX -> <i>h()</i>"),
-  );
+  assert.equal(runOk(fixture("nearest-tsconfig"), ["app/src/main.tsx"]), lines("@lib -> app/src/lib.ts", "classic JSX -> <i>h()</i>"));
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -19,10 +19,7 @@ const lines = (...items) => items.map((line) => `${line}\n`).join("");
 // Extensions and directories
 
 test("extensionless imports try .tsx, .ts, .jsx, .js, .json in that order", () => {
-  assert.equal(
-    runOk(fixture("extensions"), ["main.ts"]),
-    lines("x -> x.ts", "y -> y.tsx", "b -> b.ts", "c -> c.jsx", "d -> d.js"),
-  );
+  assert.equal(runOk(fixture("extensions"), ["main.ts"]), lines("x -> x.ts", "y -> y.tsx", "b -> b.ts", "c -> c.jsx", "d -> d.js"));
 });
 
 test("--extension-order=.js,.ts puts .js first", () => {
@@ -36,10 +33,7 @@ test("--extension-order=.js,.ts puts .js first", () => {
 test("require() tries extensions and directories in the same order as import", () => {
   const dir = fixture("extensions");
   assert.equal(runOk(dir, ["require.cts"]), lines("x -> x.ts", "y -> y.tsx", "../directories/lib -> lib/index.ts"));
-  assert.equal(
-    runOk(dir, ["--extension-order=.js,.ts", "require.cts"]),
-    lines("x -> x.js", "y -> y.ts", "../directories/lib -> lib/index.ts"),
-  );
+  assert.equal(runOk(dir, ["--extension-order=.js,.ts", "require.cts"]), lines("x -> x.js", "y -> y.ts", "../directories/lib -> lib/index.ts"));
 });
 
 test("--extension-order limits the extensions tried", () => {
@@ -64,26 +58,14 @@ test("a directory import loads index.* (in extension order) or package.json main
   );
 });
 
-test(
-  'a specifier ending in "/" names the directory, even when a file has the same name',
-  () => {
-    assert.equal(
-      runOk(fixture("directories"), ["trailing-slash.ts"]),
-      lines("./shadowed -> shadowed.ts", "./shadowed/ -> shadowed/index.ts"),
-    );
-  },
-);
+test('a specifier ending in "/" names the directory, even when a file has the same name', () => {
+  assert.equal(runOk(fixture("directories"), ["trailing-slash.ts"]), lines("./shadowed -> shadowed.ts", "./shadowed/ -> shadowed/index.ts"));
+});
 
 test("a .js/.jsx/.mjs/.cjs specifier names the TypeScript file it compiles from", () => {
   assert.equal(
     runOk(fixture("output-specifiers"), ["main.ts"]),
-    lines(
-      "./util.js -> util.ts",
-      "./view.js -> view.tsx",
-      "./widget.jsx -> widget.tsx",
-      "./esm.mjs -> esm.mts (esm)",
-      "./common.cjs -> common.cts (cjs)",
-    ),
+    lines("./util.js -> util.ts", "./view.js -> view.tsx", "./widget.jsx -> widget.tsx", "./esm.mjs -> esm.mts (esm)", "./common.cjs -> common.cts (cjs)"),
   );
 });
 
@@ -229,14 +211,11 @@ test("a symlinked entry runs under its real path by default", (t) => {
   );
 });
 
-test(
-  "rt.main is the path the entry runs under (a symlinked entry's real path)",
-  (t) => {
-    const dir = symlinkProject(t);
-    const out = JSON.parse(runOk(dir, ["link-main.ts"]));
-    assert.equal(out.rtMain, out.argv1);
-  },
-);
+test("rt.main is the path the entry runs under (a symlinked entry's real path)", (t) => {
+  const dir = symlinkProject(t);
+  const out = JSON.parse(runOk(dir, ["link-main.ts"]));
+  assert.equal(out.rtMain, out.argv1);
+});
 
 test("--preserve-symlinks-main keeps the entry's symlinked path; its imports resolve from there", (t) => {
   const dir = symlinkProject(t);
@@ -260,18 +239,12 @@ test("--preserve-symlinks-main with a CommonJS entry: __filename and argv[1] kee
   assert.deepEqual(JSON.parse(runOk(dir, ["link-cjs.cts"])), { argv1: real, filename: real, isMain: true });
 });
 
-test(
-  "--preserve-symlinks alone does not apply to the entry (as in Node)",
-  (t) => {
-    const dir = symlinkProject(t);
-    const real = path.join(dir, "real", "main.ts");
-    const out = JSON.parse(runOk(dir, ["--preserve-symlinks", "link-main.ts"]));
-    assert.deepEqual(
-      { argv1: out.argv1, filename: out.filename, dep: out.dep },
-      { argv1: real, filename: real, dep: path.join(dir, "real", "dep.ts") },
-    );
-  },
-);
+test("--preserve-symlinks alone does not apply to the entry (as in Node)", (t) => {
+  const dir = symlinkProject(t);
+  const real = path.join(dir, "real", "main.ts");
+  const out = JSON.parse(runOk(dir, ["--preserve-symlinks", "link-main.ts"]));
+  assert.deepEqual({ argv1: out.argv1, filename: out.filename, dep: out.dep }, { argv1: real, filename: real, dep: path.join(dir, "real", "dep.ts") });
+});
 
 test("relative imports of symlinked files resolve to real paths by default", (t) => {
   const dir = symlinkProject(t);
@@ -292,14 +265,11 @@ test("--preserve-symlinks keeps the symlinked paths of relative imports", (t) =>
   );
 });
 
-test(
-  "--preserve-symlinks keeps the symlinked path of a package in node_modules",
-  (t) => {
-    const dir = symlinkProject(t);
-    const out = JSON.parse(runOk(dir, ["--preserve-symlinks", "app/app.ts"]));
-    assert.equal(out.pkg, path.join(dir, "app", "node_modules", "linked-pkg", "index.cjs"));
-  },
-);
+test("--preserve-symlinks keeps the symlinked path of a package in node_modules", (t) => {
+  const dir = symlinkProject(t);
+  const out = JSON.parse(runOk(dir, ["--preserve-symlinks", "app/app.ts"]));
+  assert.equal(out.pkg, path.join(dir, "app", "node_modules", "linked-pkg", "index.cjs"));
+});
 
 // ---------------------------------------------------------------------------------------------
 // The "rt" module
@@ -367,5 +337,12 @@ test("tsc rejects a string member of rt used as a number, a possibly-null secret
 
 test("the type-checked file runs under rt with the values its types promise", () => {
   const out = JSON.parse(runOk(TYPES_FIXTURE, ["uses-rt.ts"]));
-  assert.deepEqual(out, { v: RT_VERSION, m: path.join(TYPES_FIXTURE, "uses-rt.ts"), fromGlobal: RT_VERSION, same: true, secrets: ["get", "set", "delete"], stores: ["function", "object"] });
+  assert.deepEqual(out, {
+    v: RT_VERSION,
+    m: path.join(TYPES_FIXTURE, "uses-rt.ts"),
+    fromGlobal: RT_VERSION,
+    same: true,
+    secrets: ["get", "set", "delete"],
+    stores: ["function", "object"],
+  });
 });

@@ -12,7 +12,8 @@ const plain = path.join(FIXTURES, "scripts", "plain");
 const pick = ({ code, stdout, stderr }) => ({ code, stdout, stderr });
 
 if (!existsSync(NATIVE_FRONT)) {
-  test("the scripts suite through the compiled front", (t) => skipUnlessCI(t, `${NATIVE_FRONT} is not built: npm run build builds it when Go is installed (Debian package golang-go)`));
+  test("the scripts suite through the compiled front", (t) =>
+    skipUnlessCI(t, `${NATIVE_FRONT} is not built: npm run build builds it when Go is installed (Debian package golang-go)`));
 } else {
   process.env.RT_TEST_FRONT = "native";
   delete process.env.RT_NATIVE;
@@ -27,20 +28,28 @@ if (!existsSync(NATIVE_FRONT)) {
     test("RT_NODE names the Node to run on (the VS Code extension's launcher names VS Code's own), then leaves the environment", (t) => {
       // A PATH with a shell and printenv but no node.
       const bin = tempDir(t);
-      for (const tool of ["bash", "printenv"]) symlinkSync(spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim(), path.join(bin, tool));
+      for (const tool of ["bash", "printenv"])
+        symlinkSync(spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim(), path.join(bin, tool));
       const env = { PATH: bin, RT_NODE: process.execPath };
       assert.deepEqual(pick(rt(["run", "where"], { cwd: plain, env })), { code: 0, stdout: `${plain}\n`, stderr: "$ pwd\n" });
       const seen = rt(["run", "printenv"], { cwd: plain, env }).stdout.split("\n");
       assert.ok(seen.includes(`npm_node_execpath=${process.execPath}`) && !seen.some((line) => line.startsWith("RT_NODE=")), seen.join("\n"));
       assert.match(rt(["run"], { cwd: plain, env }).stdout, /\d+ scripts in package\.json\n$/);
-      assert.deepEqual(pick(rt(["run", "where"], { cwd: plain, env: { PATH: bin } })), { code: 127, stdout: "", stderr: "rt: node: not found on PATH (rt runs on Node.js >= 22.15)\n" });
+      assert.deepEqual(pick(rt(["run", "where"], { cwd: plain, env: { PATH: bin } })), {
+        code: 127,
+        stdout: "",
+        stderr: "rt: node: not found on PATH (rt runs on Node.js >= 22.15)\n",
+      });
     });
 
     test("a script sees the same environment from the front as from the Node CLI", () => {
       const environment = (env) => {
         const result = rt(["run", "printenv"], { cwd: path.join(plain, "nested", "deeper"), env: { RT_TRANSPILER_CACHE_PATH: "same", ...env } });
         assert.equal(result.code, 0, result.stderr);
-        return result.stdout.split("\n").filter((line) => !line.startsWith("RT_NATIVE=")).sort();
+        return result.stdout
+          .split("\n")
+          .filter((line) => !line.startsWith("RT_NATIVE="))
+          .sort();
       };
       assert.deepEqual(environment({}), environment({ RT_NATIVE: "0" }));
     });

@@ -101,7 +101,15 @@ describe("resolution order", () => {
 
 describe("the rules shared with the compiled front (script-rules.json)", () => {
   const { cases } = JSON.parse(readFileSync(path.join(REPO, "runtime", "test", "script-rules.json"), "utf8"));
-  const values = { fixtures: HERE, version, node: process.execPath, nodeVersion: process.version, launcher: RT_BIN, platform: process.platform, arch: process.arch };
+  const values = {
+    fixtures: HERE,
+    version,
+    node: process.execPath,
+    nodeVersion: process.version,
+    launcher: RT_BIN,
+    platform: process.platform,
+    arch: process.arch,
+  };
   const fill = (text) => text.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
   for (const { rule, cwd, args, env, stdout = "", stderr = "", stderrPattern, ignoreLines, code = 0 } of cases) {
     test(`${rule}: rt ${args.join(" ")}`, (t) => {
@@ -111,7 +119,12 @@ describe("the rules shared with the compiled front (script-rules.json)", () => {
       }
       const filled = env && Object.fromEntries(Object.entries(env).map(([key, value]) => [key, fill(value)]));
       const result = rt(args, { cwd: path.join(HERE, cwd), env: filled });
-      const shown = ignoreLines ? result.stdout.split(/(?<=\n)/).filter((line) => !new RegExp(ignoreLines).test(line)).join("") : result.stdout;
+      const shown = ignoreLines
+        ? result.stdout
+            .split(/(?<=\n)/)
+            .filter((line) => !new RegExp(ignoreLines).test(line))
+            .join("")
+        : result.stdout;
       if (stderrPattern) assert.match(result.stderr, new RegExp(stderrPattern));
       same({ ...result, stdout: shown, stderr: stderrPattern ? "" : result.stderr }, { stdout: fill(stdout), stderr: stderrPattern ? "" : fill(stderr), code });
     });
@@ -120,7 +133,10 @@ describe("the rules shared with the compiled front (script-rules.json)", () => {
 
 describe("startup budget", () => {
   const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
-  const probed = (args, cwd) => rt(args, { cwd, env: { NODE_OPTIONS: `--require ${probe}`, RT_TRANSPILER_CACHE_PATH: "0" } }).stderr.split("\n").find((line) => line.startsWith("probe:"));
+  const probed = (args, cwd) =>
+    rt(args, { cwd, env: { NODE_OPTIONS: `--require ${probe}`, RT_TRANSPILER_CACHE_PATH: "0" } })
+      .stderr.split("\n")
+      .find((line) => line.startsWith("probe:"));
 
   test("a script runs and the scripts are listed without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
     assert.equal(probed(["run", "clean"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true");
@@ -140,7 +156,9 @@ describe("scripts in a shell", () => {
     same(loop, { stdout: "loop 1\nloop 2\n", stderr: "$ for i in 1 2; do echo loop $i; done\n" });
   });
 
-  test("a simple command starts without the shell, as the shell would start it: PATH lookup, PWD, and the shell's own report when nothing starts", { skip: process.platform !== "linux" && "reads /proc" }, () => {
+  test("a simple command starts without the shell, as the shell would start it: PATH lookup, PWD, and the shell's own report when nothing starts", {
+    skip: process.platform !== "linux" && "reads /proc",
+  }, () => {
     // Its parent is rt: the Node CLI's node, or the compiled front.
     same(rt(["run", "parent"], { cwd: plain }), { stdout: throughNativeFront() ? "rt\n" : "node\n", stderr: "$ parent-exe\n" });
     same(rt(["run", "parent-of-pipe"], { cwd: plain }), { stdout: "bash\n", stderr: "$ parent-exe | cat\n" });
@@ -148,7 +166,10 @@ describe("scripts in a shell", () => {
     assert.match(rt(["run", "no-shebang"], { cwd: plain }).stdout, /^no #! line, run by /);
     const missing = rt(["run", "missing"], { cwd: plain });
     assert.equal(missing.code, 127);
-    assert.match(missing.stderr, /^\$ no-such-program --version\n(\/\S+\/)?bash: (line 1: )?no-such-program: command not found\nerror: script "missing" exited with code 127\n$/);
+    assert.match(
+      missing.stderr,
+      /^\$ no-such-program --version\n(\/\S+\/)?bash: (line 1: )?no-such-program: command not found\nerror: script "missing" exited with code 127\n$/,
+    );
   });
 
   test("arguments after the name are appended, shell-quoted so each stays one word and none runs as code", () => {
@@ -161,7 +182,10 @@ describe("scripts in a shell", () => {
 
   test("flags after the script name belong to the script; a leading -- is dropped", () => {
     same(rt(["run", "words", "--silent", "--help"], { cwd: plain }), { stdout: "[--silent]\n[--help]\n", stderr: "$ printf '[%s]\\n' --silent --help\n" });
-    same(rt(["run", "args", "--", "a", "-b"], { cwd: plain }), { stdout: '["a","-b"]\n', stderr: '$ node -e "console.log(JSON.stringify(process.argv.slice(1)))" a -b\n' });
+    same(rt(["run", "args", "--", "a", "-b"], { cwd: plain }), {
+      stdout: '["a","-b"]\n',
+      stderr: '$ node -e "console.log(JSON.stringify(process.argv.slice(1)))" a -b\n',
+    });
     same(rt(["run", "build", "--", "--prod"], { cwd: plain }), { stdout: "<build>\n<--prod>\n", stderr: "$ printf '<%s>\\n' build --prod\n" });
   });
 
@@ -170,7 +194,10 @@ describe("scripts in a shell", () => {
     const result = rt(["run", "env"], { cwd: deeper });
     assert.equal(result.code, 0, result.stderr);
     // npm's own configuration variables pass through when the tests run under npm.
-    const lines = result.stdout.trimEnd().split("\n").filter((line) => !line.startsWith("npm_config_") || line.startsWith("npm_config_user_agent="));
+    const lines = result.stdout
+      .trimEnd()
+      .split("\n")
+      .filter((line) => !line.startsWith("npm_config_") || line.startsWith("npm_config_user_agent="));
     assert.deepEqual(lines, [
       `INIT_CWD=${deeper}`,
       "npm_command=run-script",
@@ -219,14 +246,18 @@ describe("scripts in a shell", () => {
 
   test("[run] silent and rt in rtfig.toml", (t) => {
     const cwd = tempDir(t);
-    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ name: "configured", scripts: { runtime: "node -e \"console.log(typeof rt)\"" } }));
+    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ name: "configured", scripts: { runtime: 'node -e "console.log(typeof rt)"' } }));
     writeFileSync(path.join(cwd, "rtfig.toml"), "[run]\nsilent = true\nrt = true\n");
     same(rt(["run", "runtime"], { cwd }), { stdout: "object\n" });
     same(rt(["run", "--silent=false", "--rt=false", "runtime"], { cwd }), { stdout: "undefined\n", stderr: '$ node -e "console.log(typeof rt)"\n' });
   });
 
   test("a bad [run] value in rtfig.toml names the file, line and the valid values", () => {
-    mistake(rt(["run", "hi"], { cwd: path.join(HERE, "bad-rtfig") }), 2, 'rt: rtfig.toml:3:1: invalid value for "run.shell": expected one of system, rt, got "fish"\n');
+    mistake(
+      rt(["run", "hi"], { cwd: path.join(HERE, "bad-rtfig") }),
+      2,
+      'rt: rtfig.toml:3:1: invalid value for "run.shell": expected one of system, rt, got "fish"\n',
+    );
   });
 });
 
@@ -262,7 +293,7 @@ describe("lifecycle and exit codes", () => {
 
   test("SIGQUIT (Ctrl-\\) ends rt by its default action, as it ends Node: no dump, and the script is not sent it", { timeout: 20_000 }, async (t) => {
     const cwd = tempDir(t);
-    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ scripts: { wait: 'echo $$ > script.pid; echo ready; sleep 30' } }));
+    writeFileSync(path.join(cwd, "package.json"), JSON.stringify({ scripts: { wait: "echo $$ > script.pid; echo ready; sleep 30" } }));
     // No core file from rt's end (ulimit -c 0), whichever Node or front it is.
     const child = spawn("sh", ["-c", 'ulimit -c 0; exec "$@"', "sh", ...rtArgv(["run", "wait"])], { cwd, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
@@ -298,7 +329,9 @@ describe("listing", () => {
   test("rt run lists every script with its command, ending with a count line", () => {
     const result = rt(["run"], { cwd: plain });
     const scripts = JSON.parse(readFileSync(path.join(plain, "package.json"), "utf8")).scripts;
-    const blocks = Object.entries(scripts).map(([name, command]) => `  $ rt run ${name}\n    ${command}\n\n`).join("");
+    const blocks = Object.entries(scripts)
+      .map(([name, command]) => `  $ rt run ${name}\n    ${command}\n\n`)
+      .join("");
     same(result, { stdout: `${blocks}${Object.keys(scripts).length} scripts in package.json\n` });
     assert.ok(result.stdout.startsWith("  $ rt run clean\n    echo cleaning\n\n  $ rt run preclean\n    echo pre\n\n"));
   });
@@ -306,13 +339,19 @@ describe("listing", () => {
   test("rt run --json: name, command, package and directory of each script", () => {
     const listed = JSON.parse(rt(["run", "--json"], { cwd: path.join(plain, "nested") }).stdout);
     const scripts = JSON.parse(readFileSync(path.join(plain, "package.json"), "utf8")).scripts;
-    assert.deepEqual(listed, Object.entries(scripts).map(([name, command]) => ({ name, command, package: "plain", dir: plain })));
+    assert.deepEqual(
+      listed,
+      Object.entries(scripts).map(([name, command]) => ({ name, command, package: "plain", dir: plain })),
+    );
   });
 
   test("with --workspaces / --filter: the scripts of each selected package", () => {
     const listed = JSON.parse(rt(["run", "--json", "--workspaces"], { cwd: mono }).stdout);
     assert.deepEqual([...new Set(listed.map((s) => s.package))], ["bar", "baz", "foo"]);
-    assert.deepEqual(listed.find((s) => s.package === "foo" && s.name === "only"), { name: "only", command: "echo only-in-foo", package: "foo", dir: path.join(mono, "packages", "foo") });
+    assert.deepEqual(
+      listed.find((s) => s.package === "foo" && s.name === "only"),
+      { name: "only", command: "echo only-in-foo", package: "foo", dir: path.join(mono, "packages", "foo") },
+    );
     const text = rt(["run", "--filter", "foo"], { cwd: mono });
     same(text, {
       stdout:
@@ -349,7 +388,10 @@ describe("flags", () => {
   });
 
   test("--rt / -b: `node` and #!/usr/bin/env node binaries in scripts run on rt; without it on node", () => {
-    same(rt(["run", "runtime"], { cwd: plain }), { stdout: "on node\n", stderr: `$ node -e "console.log(typeof globalThis.rt === 'object' ? 'on rt' : 'on node')"\n` });
+    same(rt(["run", "runtime"], { cwd: plain }), {
+      stdout: "on node\n",
+      stderr: `$ node -e "console.log(typeof globalThis.rt === 'object' ? 'on rt' : 'on node')"\n`,
+    });
     assert.equal(rt(["run", "--rt", "runtime"], { cwd: plain }).stdout, "on rt\n");
     assert.equal(rt(["-b", "run", "shebang-bin"], { cwd: plain }).stdout, "bin on rt\n");
     assert.equal(rt(["run", "shebang-bin"], { cwd: plain }).stdout, "bin on node\n");
@@ -368,7 +410,11 @@ describe("workspaces", () => {
 
   test("packages run concurrently but in dependency order (dependencies and devDependencies)", (t) => {
     const log = path.join(tempDir(t), "order.log");
-    for (const args of [["--filter", "*", "order"], ["run", "--workspaces", "order"], ["run", "--parallel", "--workspaces", "order"]]) {
+    for (const args of [
+      ["--filter", "*", "order"],
+      ["run", "--workspaces", "order"],
+      ["run", "--parallel", "--workspaces", "order"],
+    ]) {
       writeFileSync(log, "");
       const result = rt(args, { cwd: mono, env: { ORDER_LOG: log } });
       assert.equal(result.code, 0, result.stderr);
@@ -377,18 +423,31 @@ describe("workspaces", () => {
   });
 
   test("./path globs and !exclusions select packages too, and --filter repeats", () => {
-    const ran = (args) => rt([...args, "fail"], { cwd: mono }).stdout.split("\n").filter((l) => l.includes("Exited")).map((l) => l.split(" ")[0]);
+    const ran = (args) =>
+      rt([...args, "fail"], { cwd: mono })
+        .stdout.split("\n")
+        .filter((l) => l.includes("Exited"))
+        .map((l) => l.split(" ")[0]);
     assert.deepEqual(ran(["--filter", "./packages/f*"]), ["foo"]);
     assert.deepEqual(ran(["--filter", "!foo"]), ["baz", "bar"]);
     assert.deepEqual(ran(["--filter", "*", "--filter", "!ba*"]), ["foo"]);
     assert.deepEqual(ran(["-F", "foo", "-F", "baz"]), ["baz", "foo"]);
-    assert.deepEqual(rt(["--filter", "../bar", "fail"], { cwd: path.join(mono, "packages", "foo") }).stdout, "bar fail: bar failing\nbar fail: Exited with code 2\n");
+    assert.deepEqual(
+      rt(["--filter", "../bar", "fail"], { cwd: path.join(mono, "packages", "foo") }).stdout,
+      "bar fail: bar failing\nbar fail: Exited with code 2\n",
+    );
   });
 
   test("rt's exit code is non-zero when a package failed; the others still ran", () => {
     const result = rt(["--filter", "*", "fail"], { cwd: mono });
     assert.equal(result.code, 2);
-    assert.deepEqual(result.stdout.split("\n").filter((l) => l.includes("Exited")).sort(), ["bar fail: Exited with code 2", "baz fail: Exited with code 0", "foo fail: Exited with code 0"]);
+    assert.deepEqual(
+      result.stdout
+        .split("\n")
+        .filter((l) => l.includes("Exited"))
+        .sort(),
+      ["bar fail: Exited with code 2", "baz fail: Exited with code 0", "foo fail: Exited with code 0"],
+    );
   });
 
   test("--filter skips packages without the script; --workspaces names the package that lacks it, unless --if-present", () => {
@@ -418,8 +477,16 @@ describe("workspaces", () => {
       1,
       `error: Workspace pattern "apps/*" in package.json matches no package (no apps/*/package.json under ${path.join(HERE, "bad-workspaces")}); fix or remove it\n`,
     );
-    mistake(rt(["--filter", "*", "build"], { cwd: path.join(HERE, "cycle") }), 1, 'error: Dependency cycle between workspace packages: a → b → a; "build" cannot run in dependency order\n');
-    mistake(rt(["run", "--workspaces", "clean"], { cwd: plain }), 1, `error: --workspaces: ${path.join(plain, "package.json")} has no "workspaces" field; add one, or use --filter\n`);
+    mistake(
+      rt(["--filter", "*", "build"], { cwd: path.join(HERE, "cycle") }),
+      1,
+      'error: Dependency cycle between workspace packages: a → b → a; "build" cannot run in dependency order\n',
+    );
+    mistake(
+      rt(["run", "--workspaces", "clean"], { cwd: plain }),
+      1,
+      `error: --workspaces: ${path.join(plain, "package.json")} has no "workspaces" field; add one, or use --filter\n`,
+    );
   });
 
   test("a reader that goes away (| head) ends the output quietly; the scripts still run to the end", (t) => {
@@ -432,7 +499,8 @@ describe("workspaces", () => {
 
   test("without workspaces, --filter '*' is the package itself", () => {
     same(rt(["--filter", "*", "clean"], { cwd: plain }), {
-      stdout: "plain preclean: pre\nplain preclean: Exited with code 0\nplain clean: cleaning\nplain clean: Exited with code 0\nplain postclean: post\nplain postclean: Exited with code 0\n",
+      stdout:
+        "plain preclean: pre\nplain preclean: Exited with code 0\nplain clean: cleaning\nplain clean: Exited with code 0\nplain postclean: post\nplain postclean: Exited with code 0\n",
     });
   });
 });
@@ -444,7 +512,13 @@ describe("--parallel and --sequential", () => {
     const byLabel = (text, label) => text.split("\n").filter((l) => l.startsWith(label));
     assert.deepEqual(byLabel(result.stdout, "clean "), ["clean  | pre", "clean  | cleaning", "clean  | post"]);
     assert.deepEqual(byLabel(result.stdout, "stderr"), ["stderr | to-stdout"]);
-    assert.deepEqual(timeless(result.stderr).split("\n").filter(Boolean).sort(), ["clean  | Done in Nms", "clean  | Done in Nms", "clean  | Done in Nms", "stderr | Done in Nms", "stderr | to-stderr"]);
+    assert.deepEqual(timeless(result.stderr).split("\n").filter(Boolean).sort(), [
+      "clean  | Done in Nms",
+      "clean  | Done in Nms",
+      "clean  | Done in Nms",
+      "stderr | Done in Nms",
+      "stderr | to-stderr",
+    ]);
   });
 
   test("--sequential stops at the first failure, whose exit code is rt's", () => {
@@ -533,7 +607,10 @@ describe("on a terminal", () => {
     );
     const failed = underScript(t, rtCommand(["run", "fail"]), { cwd: plain });
     assert.equal(failed.code, 3);
-    assert.equal(failed.output, "\x1b[0m\x1b[2m\x1b[35m$\x1b[0m \x1b[2m\x1b[1mexit 3\x1b[0m\n\x1b[0m\x1b[31merror\x1b[0m\x1b[2m:\x1b[0m script \x1b[1m\"fail\"\x1b[0m exited with code 3\x1b[0m\n");
+    assert.equal(
+      failed.output,
+      '\x1b[0m\x1b[2m\x1b[35m$\x1b[0m \x1b[2m\x1b[1mexit 3\x1b[0m\n\x1b[0m\x1b[31merror\x1b[0m\x1b[2m:\x1b[0m script \x1b[1m"fail"\x1b[0m exited with code 3\x1b[0m\n',
+    );
     const plainText = underScript(t, rtCommand(["run", "fail"]), { cwd: plain, env: { NO_COLOR: "1" } });
     assert.equal(plainText.output, '$ exit 3\nerror: script "fail" exited with code 3\n');
   });
@@ -541,14 +618,19 @@ describe("on a terminal", () => {
   test("workspace scripts: a live view per package, then its lines and a done line", async (t) => {
     const screen = await inTmux(t, rtCommand(["--filter", "*", "build"]), { cwd: mono });
     if (!screen) return;
-    const block = (name) => `${name} build $ for i in 1 2 3 4 5 6 7 8; do echo ${name} line $i; done\n${Array.from({ length: 8 }, (_, i) => `│ ${name} line ${i + 1}\n`).join("")}└─ Done in N ms\n`;
-    assert.equal(timeless(screen), `baz prebuild $ echo baz prebuild\n│ baz prebuild\n└─ Done in N ms\n${block("baz")}${block("bar")}${block("foo")}[exit code: 0]\n`);
+    const block = (name) =>
+      `${name} build $ for i in 1 2 3 4 5 6 7 8; do echo ${name} line $i; done\n${Array.from({ length: 8 }, (_, i) => `│ ${name} line ${i + 1}\n`).join("")}└─ Done in N ms\n`;
+    assert.equal(
+      timeless(screen),
+      `baz prebuild $ echo baz prebuild\n│ baz prebuild\n└─ Done in N ms\n${block("baz")}${block("bar")}${block("foo")}[exit code: 0]\n`,
+    );
   });
 
   test("--elide-lines N keeps the last N lines of each package", async (t) => {
     const screen = await inTmux(t, rtCommand(["--filter", "ba*", "--elide-lines", "3", "build"]), { cwd: mono });
     if (!screen) return;
-    const block = (name) => `${name} build $ for i in 1 2 3 4 5 6 7 8; do echo ${name} line $i; done\n│ [5 lines elided]\n│ ${name} line 6\n│ ${name} line 7\n│ ${name} line 8\n└─ Done in N ms\n`;
+    const block = (name) =>
+      `${name} build $ for i in 1 2 3 4 5 6 7 8; do echo ${name} line $i; done\n│ [5 lines elided]\n│ ${name} line 6\n│ ${name} line 7\n│ ${name} line 8\n└─ Done in N ms\n`;
     assert.equal(timeless(screen), `baz prebuild $ echo baz prebuild\n│ baz prebuild\n└─ Done in N ms\n${block("baz")}${block("bar")}[exit code: 0]\n`);
   });
 
@@ -563,7 +645,10 @@ describe("on a terminal", () => {
         `bar long $ for i in $(seq 1 30); do echo bar long $i; done; echo bar long failed >&2; exit 4\n${barAll}│ bar long failed\n└─ Exited with code 4\n[exit code: 4]\n`,
     );
     const all = await inTmux(t, rtCommand(["--filter", "baz", "--elide-lines", "0", "long"]), { cwd: mono });
-    assert.equal(timeless(all), `baz long $ for i in $(seq 1 30); do echo baz long $i; done\n${Array.from({ length: 30 }, (_, i) => `│ baz long ${i + 1}\n`).join("")}└─ Done in N ms\n[exit code: 0]\n`);
+    assert.equal(
+      timeless(all),
+      `baz long $ for i in $(seq 1 30); do echo baz long $i; done\n${Array.from({ length: 30 }, (_, i) => `│ baz long ${i + 1}\n`).join("")}└─ Done in N ms\n[exit code: 0]\n`,
+    );
   });
 
   test("the live view redraws in synchronized-update frames with `Running...` while a package runs", (t) => {
@@ -573,8 +658,14 @@ describe("on a terminal", () => {
     const frames = result.output.split("\x1b[?2026h").slice(1);
     assert.ok(frames.length >= 2, `several frames: ${JSON.stringify(result.output)}`);
     assert.ok(frames.every((frame) => frame.endsWith("\x1b[?2026l")));
-    assert.ok(frames.some((frame) => frame.includes("\x1b[36m└─\x1b[0m \x1b[36mRunning...\x1b[0m")), "a running frame");
-    assert.match(frames.at(-1), /\x1b\[1mfoo\x1b\[0m slow \$ \x1b\[2mfor i in 1 2 3; do echo foo slow \$i; sleep 0\.1; done\x1b\[0m\n(\x1b\[36m│\x1b\[0m foo slow \d\n){3}\x1b\[36m└─\x1b\[0m \x1b\[36mDone in \d+ ms\x1b\[0m\n/);
+    assert.ok(
+      frames.some((frame) => frame.includes("\x1b[36m└─\x1b[0m \x1b[36mRunning...\x1b[0m")),
+      "a running frame",
+    );
+    assert.match(
+      frames.at(-1),
+      /\x1b\[1mfoo\x1b\[0m slow \$ \x1b\[2mfor i in 1 2 3; do echo foo slow \$i; sleep 0\.1; done\x1b\[0m\n(\x1b\[36m│\x1b\[0m foo slow \d\n){3}\x1b\[36m└─\x1b\[0m \x1b\[36mDone in \d+ ms\x1b\[0m\n/,
+    );
   });
 
   test("--parallel labels are coloured on a terminal", (t) => {

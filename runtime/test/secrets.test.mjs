@@ -15,7 +15,8 @@ const STORE_MESSAGES = {
   ERR_SECRETS_NO_BUS:
     "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset or its socket is gone): run inside a desktop session, or start a bus with `dbus-run-session -- <command>`",
   ERR_SECRETS_NO_SERVICE: "no Secret Service running on the session bus: start gnome-keyring-daemon or KeePassXC's secret service",
-  ERR_SECRETS_LOCKED: "the keyring is locked and could not be unlocked: unlock your login keyring (log in to the desktop, or run `gnome-keyring-daemon --unlock`)",
+  ERR_SECRETS_LOCKED:
+    "the keyring is locked and could not be unlocked: unlock your login keyring (log in to the desktop, or run `gnome-keyring-daemon --unlock`)",
   ERR_SECRETS_TIMEOUT: "the Secret Service did not answer in time: the keyring daemon (org.freedesktop.secrets) is not responding; restart it",
 };
 /**
@@ -40,7 +41,9 @@ function mistake(result, code, line) {
 
 /** Every file under dir, recursively. */
 function filesUnder(dir) {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe("rt.secrets with a running keyring", () => {
@@ -155,14 +158,34 @@ describe("rt.secrets with a running keyring", () => {
       ["get(256-char service)", "TypeError", "ERR_INVALID_ARG_VALUE", "service is 256 characters long; the limit is 255"],
       ["set(256-char name)", "TypeError", "ERR_INVALID_ARG_VALUE", "name is 256 characters long; the limit is 255"],
       ["get(lone surrogate)", "TypeError", "ERR_INVALID_ARG_VALUE", "name is not well-formed Unicode (it has a lone surrogate)"],
-      ["set(options) without value", "TypeError", "ERR_INVALID_ARG_TYPE", "value must be a string, got undefined; to remove a secret, call secrets.delete({ service, name })"],
-      ["set(options, undefined)", "TypeError", "ERR_INVALID_ARG_TYPE", "value must be a string, got undefined; to remove a secret, call secrets.delete({ service, name })"],
-      ["set(service, name, null)", "TypeError", "ERR_INVALID_ARG_TYPE", "value must be a string, got null; to remove a secret, call secrets.delete({ service, name })"],
+      [
+        "set(options) without value",
+        "TypeError",
+        "ERR_INVALID_ARG_TYPE",
+        "value must be a string, got undefined; to remove a secret, call secrets.delete({ service, name })",
+      ],
+      [
+        "set(options, undefined)",
+        "TypeError",
+        "ERR_INVALID_ARG_TYPE",
+        "value must be a string, got undefined; to remove a secret, call secrets.delete({ service, name })",
+      ],
+      [
+        "set(service, name, null)",
+        "TypeError",
+        "ERR_INVALID_ARG_TYPE",
+        "value must be a string, got null; to remove a secret, call secrets.delete({ service, name })",
+      ],
       ["set(service, name, number)", "TypeError", "ERR_INVALID_ARG_TYPE", "value must be a string, got number"],
       ["set(service, name, Buffer)", "TypeError", "ERR_INVALID_ARG_TYPE", "value must be a string, got object"],
       ["set value twice", "TypeError", "ERR_INVALID_ARG_VALUE", "the value is given twice: in the options object and as the second argument"],
       ["set(value over the limit)", "TypeError", "ERR_INVALID_ARG_VALUE", "value is 1080000 bytes as UTF-8; the limit on linux is 1048576 bytes"],
-      ["set(value with lone surrogate)", "TypeError", "ERR_INVALID_ARG_VALUE", "value is not well-formed Unicode (it has a lone surrogate), so it could not be stored exactly"],
+      [
+        "set(value with lone surrogate)",
+        "TypeError",
+        "ERR_INVALID_ARG_VALUE",
+        "value is not well-formed Unicode (it has a lone surrogate), so it could not be stored exactly",
+      ],
     ]);
     // The NUL-cut name really would have been another pair: nothing was stored under "a".
     assert.equal(secretTool(["search", "--all", "service", "a"]).stdout, "");
@@ -197,11 +220,18 @@ describe("rt.secrets with a running keyring", () => {
     assert.ok(out.maxStallMs < MAX_STALL_MS, `event loop stalled ${out.maxStallMs} ms`);
   });
 
-  keyringTest("rt file.ts and import from \"rt\" load nothing of secrets; a call loads its module, never the native addon into the program's thread", () => {
-    const loaded = 'console.log(JSON.stringify(Object.keys(require.cache).map((f) => require("node:path").basename(f)).filter((f) => /^secrets|keyring/.test(f))))';
+  keyringTest('rt file.ts and import from "rt" load nothing of secrets; a call loads its module, never the native addon into the program\'s thread', () => {
+    const loaded =
+      'console.log(JSON.stringify(Object.keys(require.cache).map((f) => require("node:path").basename(f)).filter((f) => /^secrets|keyring/.test(f))))';
     assert.equal(inStore(["-e", loaded]).stdout, "[]\n");
     // Importing from "rt" reads every member of the namespace: rt.secrets itself loads nothing.
-    assert.equal(inStore(["-e", `import { secrets } from "rt"; console.log(typeof secrets.get); ${loaded.replace(/require/g, "process.getBuiltinModule('module').createRequire(import.meta.url)")}`]).stdout, "function\n[]\n");
+    assert.equal(
+      inStore([
+        "-e",
+        `import { secrets } from "rt"; console.log(typeof secrets.get); ${loaded.replace(/require/g, "process.getBuiltinModule('module').createRequire(import.meta.url)")}`,
+      ]).stdout,
+      "function\n[]\n",
+    );
     assert.equal(inStore(["-e", `rt.secrets.get("lazy", "x").then(() => ${loaded})`]).stdout, '["secrets.cjs"]\n');
   });
 
@@ -258,14 +288,22 @@ describe("rt.secrets with a running keyring", () => {
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
       const enter = await typeAtPrompt("kate", "\r");
       assert.equal(enter.code, 1);
-      assert.match(enter.screen, /^Value for cli\/kate: \nerror: nothing was typed: nothing was stored\. To store an empty value on purpose: rt secrets set --allow-empty cli kate < \/dev\/null; to remove the secret: rt secrets delete cli kate\n$/);
+      assert.match(
+        enter.screen,
+        /^Value for cli\/kate: \nerror: nothing was typed: nothing was stored\. To store an empty value on purpose: rt secrets set --allow-empty cli kate < \/dev\/null; to remove the secret: rt secrets delete cli kate\n$/,
+      );
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
     });
 
     keyringTest("set never destroys a stored secret by accident: a directory, a closed or an empty stdin store nothing", () => {
       assert.equal(inStore(["secrets", "set", "cli", "keep"], { input: "TOPSECRET-keep" }).code, 0);
       const kept = () => assert.equal(secretTool(["lookup", "service", "cli", "username", "keep"]).stdout, "TOPSECRET-keep");
-      const shell = (redirect) => spawnSync("sh", ["-c", `exec "$0" -- "$1" secrets set cli keep ${redirect}`, process.execPath, RT_BIN], { cwd, env: { ...process.env, ...keyring.env }, encoding: "utf8" });
+      const shell = (redirect) =>
+        spawnSync("sh", ["-c", `exec "$0" -- "$1" secrets set cli keep ${redirect}`, process.execPath, RT_BIN], {
+          cwd,
+          env: { ...process.env, ...keyring.env },
+          encoding: "utf8",
+        });
       const { status, stdout, stderr } = shell("< /tmp");
       mistake({ code: status, stdout, stderr }, 1, "error: cannot read the value from stdin: it is a directory; nothing was stored");
       kept();
@@ -291,10 +329,18 @@ describe("rt.secrets with a running keyring", () => {
 
     keyringTest("get to a full disk or a closed pipe: one line, exit 1", async () => {
       assert.equal(inStore(["secrets", "set", "cli", "out"], { input: "TOPSECRET-out" }).code, 0);
-      const full = spawnSync("sh", ["-c", 'exec "$0" -- "$1" secrets get cli out > /dev/full', process.execPath, RT_BIN], { cwd, env: { ...process.env, ...keyring.env }, encoding: "utf8" });
+      const full = spawnSync("sh", ["-c", 'exec "$0" -- "$1" secrets get cli out > /dev/full', process.execPath, RT_BIN], {
+        cwd,
+        env: { ...process.env, ...keyring.env },
+        encoding: "utf8",
+      });
       mistake({ code: full.status, stdout: full.stdout, stderr: full.stderr }, 1, "error: could not write to stdout: no space left on the device");
       // The reader is gone before rt writes (rt needs far longer than this to start).
-      const child = spawn(process.execPath, ["--", RT_BIN, "secrets", "get", "cli", "out"], { cwd, env: { ...process.env, ...keyring.env }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--", RT_BIN, "secrets", "get", "cli", "out"], {
+        cwd,
+        env: { ...process.env, ...keyring.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       child.stdout.destroy();
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
@@ -303,7 +349,11 @@ describe("rt.secrets with a running keyring", () => {
     });
 
     keyringTest("stdin that is not UTF-8 text is refused", () => {
-      mistake(inStore(["secrets", "set", "cli", "bin"], { input: Buffer.from([0x61, 0xff]) }), 1, "error: the value on stdin is not UTF-8 text: rt secrets stores text");
+      mistake(
+        inStore(["secrets", "set", "cli", "bin"], { input: Buffer.from([0x61, 0xff]) }),
+        1,
+        "error: the value on stdin is not UTF-8 text: rt secrets stores text",
+      );
     });
 
     test("usage mistakes: one line, exit 2", () => {
@@ -329,7 +379,12 @@ describe("rt.secrets with a running keyring", () => {
       assert.equal(rt(["secrets", "--help", "list"], { cwd }).stdout.split("\n")[0], "Usage: rt secrets list <service> [--json]");
       const overview = rt(["secrets", "--help"], { cwd });
       assert.equal(overview.code, 0);
-      for (const line of ["rt secrets get <service> <name>", "rt secrets set <service> <name> [--allow-empty]", "rt secrets delete <service> <name>", "rt secrets list <service> [--json]"]) {
+      for (const line of [
+        "rt secrets get <service> <name>",
+        "rt secrets set <service> <name> [--allow-empty]",
+        "rt secrets delete <service> <name>",
+        "rt secrets list <service> [--json]",
+      ]) {
         assert.ok(overview.stdout.includes(`  ${line} `), `${line} in:\n${overview.stdout}`);
       }
     });
@@ -343,7 +398,9 @@ describe("rt.secrets when the store is unavailable", () => {
     assert.doesNotMatch(result.stdout, /TOPSECRET/);
     const out = JSON.parse(result.stdout);
     const ops = ["get", "set", "delete"];
-    t.diagnostic(`${code}: single calls ${ops.map((op) => `${op} ${Math.round(out.single[op].ms)} ms`).join(", ")}; 200 at once in ${out.many.totalMs} ms; longest event-loop stall ${out.maxStallMs} ms`);
+    t.diagnostic(
+      `${code}: single calls ${ops.map((op) => `${op} ${Math.round(out.single[op].ms)} ms`).join(", ")}; 200 at once in ${out.many.totalMs} ms; longest event-loop stall ${out.maxStallMs} ms`,
+    );
     for (const op of ops) {
       const { name, message, ms } = out.single[op];
       assert.deepEqual({ name, code: out.single[op].code, message }, { name: "Error", code, message: STORE_MESSAGES[code] }, op);
@@ -375,7 +432,14 @@ describe("rt.secrets when the store is unavailable", () => {
     const keyring = await startKeyring();
     t.after(() => keyring.stop());
     assert.equal(inKeyring(keyring, "secret-tool", ["store", "--label=x", "service", "down", "username", "alice"], "TOPSECRET-locked").code, 0);
-    const lock = inKeyring(keyring, "dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/collection/login"]);
+    const lock = inKeyring(keyring, "dbus-send", [
+      "--session",
+      "--print-reply",
+      "--dest=org.freedesktop.secrets",
+      "/org/freedesktop/secrets",
+      "org.freedesktop.Secret.Service.Lock",
+      "array:objpath:/org/freedesktop/secrets/collection/login",
+    ]);
     assert.equal(lock.code, 0, lock.stderr);
     // Each call gets its own answer (~12 ms: the daemon fails the unlock), so the 200 take ~1 s.
     const out = expectRejections(t, rt(["store-down.ts"], { cwd, env: keyring.env }), { code: "ERR_SECRETS_LOCKED", boundMs: 1000, manyBoundMs: 5000 });

@@ -30,7 +30,6 @@ function rawRequest(port, text) {
   });
 }
 
-
 describe("rt.serve", () => {
   test("answers with the handler's Response; this and the second argument are the server", async (t) => {
     const { base, hostname, url, port } = await startServer(t);
@@ -196,7 +195,12 @@ describe("rt.serve mistakes", () => {
     t.after(() => holder.close());
     const result = rt(["busy.ts"], { cwd: DIR, env: { BUSY_PORT: String(holder.address().port) } });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`Error: rt\\.serve could not listen on 0\\.0\\.0\\.0:${holder.address().port}: the port is already in use: stop the program using it, or pass another port \\(EADDRINUSE\\)`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `Error: rt\\.serve could not listen on 0\\.0\\.0\\.0:${holder.address().port}: the port is already in use: stop the program using it, or pass another port \\(EADDRINUSE\\)`,
+      ),
+    );
   });
 
   test("bad --port and --max-http-header-size values: rt: ..., exit 2", () => {

@@ -14,7 +14,10 @@ const trailer = `rt v${version} (Node.js ${process.version}, ${process.platform}
 /** Compares with a golden file (paths made relative to the fixture); UPDATE_GOLDEN=1 rewrites it. */
 function golden(name, actual) {
   const file = path.join(REPO, "runtime", "test", "golden", name);
-  const normalized = actual.replaceAll(`${DIR}/`, "<fixtures>/").replaceAll(version, "<version>").replaceAll(process.version, "<node>")
+  const normalized = actual
+    .replaceAll(`${DIR}/`, "<fixtures>/")
+    .replaceAll(version, "<version>")
+    .replaceAll(process.version, "<node>")
     .replaceAll(`${process.platform} ${process.arch}`, "<platform>");
   if (process.env.UPDATE_GOLDEN) writeFileSync(file, normalized);
   assert.equal(normalized, readFileSync(file, "utf8"));
@@ -85,7 +88,10 @@ describe("the V8 stack-trace API with original positions", () => {
   });
 
   test("a program's prepareStackTrace: its value becomes error.stack; unsetting and restoring it work", () => {
-    assert.equal(runOk(DIR, ["user-prepare.ts"]), "custom @ deeper:8:10 < top:12:10 < <top>:15:13 < run:561:25 < <top>:647:26\nError: default again\nrestored\n");
+    assert.equal(
+      runOk(DIR, ["user-prepare.ts"]),
+      "custom @ deeper:8:10 < top:12:10 < <top>:15:13 < run:561:25 < <top>:647:26\nError: default again\nrestored\n",
+    );
   });
 
   test("Error.captureStackTrace(obj, fn) starts at fn's caller and uses obj's name and message", () => {
@@ -177,7 +183,7 @@ describe("rt.inspect", () => {
     assert.deepEqual([plain, colored], ["false\n", "true\n"]);
   });
 
-  test("import { inspect } from \"rt\" is the same function", () => {
+  test('import { inspect } from "rt" is the same function', () => {
     assert.equal(runOk(DIR, ["-e", "import { inspect } from 'rt'; console.log(inspect === rt.inspect, inspect([1]))"]), "true [ 1 ]\n");
   });
 

@@ -55,7 +55,14 @@ async function run(file, mode, { kind = "http", env = {} } = {}) {
       ...env,
     },
   });
-  return { ...result, lines: result.stderr.replace(/Date: .*/g, "Date: <date>").replaceAll(base(kind), "<base>").split("\n").slice(0, -1) };
+  return {
+    ...result,
+    lines: result.stderr
+      .replace(/Date: .*/g, "Date: <date>")
+      .replaceAll(base(kind), "<base>")
+      .split("\n")
+      .slice(0, -1),
+  };
 }
 
 const requestHeadersOfFetch = (extra = []) => [

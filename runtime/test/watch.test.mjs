@@ -22,7 +22,6 @@ async function edit(live, file, text, pattern) {
   return (await live.waitFor(pattern, { from })).slice(from);
 }
 
-
 async function get(port) {
   const response = await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: "close" } });
   return response.text();
@@ -77,7 +76,10 @@ describe("--watch", () => {
     const live = rtLive(t, ["--watch", "stubborn.ts"], { cwd: dir });
     await live.waitFor(/stubborn: one pid \d+\n/);
     const after = await edit(live, path.join(dir, "message.ts"), 'export const text: string = "two";\n', /stubborn: two pid \d+\n/);
-    assert.match(after, /ignoring SIGTERM\nrt --watch: the program did not exit 5 s after SIGTERM; killing it\n[\s\S]*rt --watch: restarting: message\.ts changed\n/);
+    assert.match(
+      after,
+      /ignoring SIGTERM\nrt --watch: the program did not exit 5 s after SIGTERM; killing it\n[\s\S]*rt --watch: restarting: message\.ts changed\n/,
+    );
     const pid = Number(/stubborn: two pid (\d+)/.exec(after)[1]);
     assert.equal((await live.stop()).signal, "SIGTERM");
     assert.throws(() => process.kill(pid, 0), { code: "ESRCH" }, "the program is gone too");
@@ -98,7 +100,10 @@ describe("--watch", () => {
   test("clears the terminal on restart, unless --no-clear-screen (on a real pseudo-terminal)", async (t) => {
     if (spawnSync("script", ["--version"]).error) return skipUnlessCI(t, "script(1) from util-linux is not installed");
     const clear = "\x1b[2J\x1b[3J\x1b[H";
-    for (const [flags, clears] of [[[], true], [["--no-clear-screen"], false]]) {
+    for (const [flags, clears] of [
+      [[], true],
+      [["--no-clear-screen"], false],
+    ]) {
       const dir = project(t);
       const live = rtLive(t, ["--watch", ...flags, "app.ts"], { cwd: dir, terminal: true });
       await live.waitFor(/message: one run 1/);
@@ -111,7 +116,10 @@ describe("--watch", () => {
 
   test("--watch with --hot is refused, exit 2", () => {
     const result = rt(["--watch", "--hot", "app.ts"], { cwd: path.join(FIXTURES, "watch") });
-    assert.deepEqual([result.code, result.stderr], [2, "rt: --watch and --hot can't be combined: --watch restarts the process, --hot reloads modules inside it\n"]);
+    assert.deepEqual(
+      [result.code, result.stderr],
+      [2, "rt: --watch and --hot can't be combined: --watch restarts the process, --hot reloads modules inside it\n"],
+    );
   });
 });
 
@@ -146,7 +154,12 @@ describe("--hot", () => {
     const syntax = await edit(live, path.join(dir, "version.ts"), 'export const version: string = = "v2";\n', /the previous version keeps running/);
     assert.equal(syntax, `version.ts:1:32: error: Unexpected "="\nexport const version: string = = "v2";\n${" ".repeat(31)}^\n${failed}`);
     assert.equal(await get(port), "version v1");
-    const thrown = await edit(live, path.join(dir, "version.ts"), 'throw new Error("no version today");\nexport const version: string = "v2";\n', /the previous version keeps running/);
+    const thrown = await edit(
+      live,
+      path.join(dir, "version.ts"),
+      'throw new Error("no version today");\nexport const version: string = "v2";\n',
+      /the previous version keeps running/,
+    );
     assert.match(thrown, /^1 \| throw new Error\("no version today"\);\n {10}\^\nError: no version today\n {4}at .*version\.ts:1:7/);
     assert.equal(await get(port), "version v1");
     await edit(live, path.join(dir, "version.ts"), 'export const version: string = "v3";\n', /listening v3 on/);
@@ -154,9 +167,17 @@ describe("--hot", () => {
   });
 
   test("--hot needs a file: with -e, -p or stdin it is refused, exit 2", () => {
-    for (const args of [["-e", "1"], ["-p", "1"], ["run", "-"]]) {
+    for (const args of [
+      ["-e", "1"],
+      ["-p", "1"],
+      ["run", "-"],
+    ]) {
       const result = rt(["--hot", ...args], { cwd: path.join(FIXTURES, "watch"), input: "1" });
-      assert.deepEqual([result.code, result.stderr], [2, "rt: --hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)\n"], args.join(" "));
+      assert.deepEqual(
+        [result.code, result.stderr],
+        [2, "rt: --hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)\n"],
+        args.join(" "),
+      );
     }
   });
 

@@ -21,7 +21,15 @@ async function openDebugger(t, run) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   t.after(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -76,7 +84,10 @@ test("the web debugger: breakpoint by clicking a line number, variables, console
   // It stays so while the page tries to reconnect (for rt --watch restarts).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.equal(await status.textContent(), "Exited with code 0");
-  assert.deepEqual(errors.filter((error) => !/WebSocket connection to .* failed/.test(error)), []);
+  assert.deepEqual(
+    errors.filter((error) => !/WebSocket connection to .* failed/.test(error)),
+    [],
+  );
 });
 
 test("the web debugger reconnects when rt --watch restarts the program, and sets its breakpoints in the new one", async (t) => {
@@ -115,7 +126,10 @@ test("the web debugger reconnects when rt --watch restarts the program, and sets
   await page.getByTestId("variable-seen").filter({ hasText: "after" }).waitFor();
   assert.equal(run.output.stderr.split("Listening:").length, 3, "two banners: the first program's and the restarted one's");
   // (A retry while the restarted program is not listening yet is refused: the page retries.)
-  assert.deepEqual(errors.filter((error) => !/WebSocket connection to .* failed/.test(error)), []);
+  assert.deepEqual(
+    errors.filter((error) => !/WebSocket connection to .* failed/.test(error)),
+    [],
+  );
   run.child.kill("SIGTERM");
   await run.exited;
 });
@@ -126,7 +140,16 @@ test("the web debugger's Pause stops in the program's code, not in Node's timers
   writeFileSync(path.join(dir, "package.json"), `{ "type": "module" }\n`);
   writeFileSync(
     path.join(dir, "ticker.ts"),
-    ["let n = 0;", "setInterval(() => {", "  n += 1;", "  const doubled: number = n * 2;", "  if (doubled < 0) console.log(doubled);", "}, 20);", "setTimeout(() => process.exit(0), 20_000).unref();", ""].join("\n"),
+    [
+      "let n = 0;",
+      "setInterval(() => {",
+      "  n += 1;",
+      "  const doubled: number = n * 2;",
+      "  if (doubled < 0) console.log(doubled);",
+      "}, 20);",
+      "setTimeout(() => process.exit(0), 20_000).unref();",
+      "",
+    ].join("\n"),
   );
   const run = startInspected(t, ["--inspect", "ticker.ts"], { cwd: dir });
   const { page, errors } = await openDebugger(t, run);

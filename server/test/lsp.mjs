@@ -6,13 +6,7 @@ import { fork, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import {
-  createProtocolConnection,
-  IPCMessageReader,
-  IPCMessageWriter,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from "vscode-languageserver-protocol/node";
+import { createProtocolConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
 
 export const SERVER = fileURLToPath(new URL("../dist/server.cjs", import.meta.url));
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -89,7 +83,11 @@ export async function startServer({ transport = "stdio" } = {}) {
       const uri = uriOf(file);
       let version = versions.get(uri);
       const frames = edits.map((changes) => {
-        const json = JSON.stringify({ jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version: ++version }, contentChanges: changes } });
+        const json = JSON.stringify({
+          jsonrpc: "2.0",
+          method: "textDocument/didChange",
+          params: { textDocument: { uri, version: ++version }, contentChanges: changes },
+        });
         return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
       });
       versions.set(uri, version);

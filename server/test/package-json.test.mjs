@@ -13,7 +13,6 @@ const APP = path.join(FIXTURES, "app", "package.json");
 const APP_TEXT = readFileSync(APP, "utf8");
 const MONOREPO = path.join(FIXTURES, "monorepo");
 
-
 const hover = async (file, text, needle, options) => {
   const result = await server.request("textDocument/hover", file, { position: positionOf(text, needle, options) });
   return result && { ...result, contents: result.contents.value.replaceAll(REPO, "<repo>/") };
@@ -95,13 +94,19 @@ describe("package.json", () => {
       range: rangeAt(APP_TEXT, "compile &&", 7),
     });
     assert.equal((await hover(APP, APP_TEXT, "src/main.ts", { occurrence: 1 })).contents, "`rt src/main.ts` runs the file `src/main.ts`");
-    assert.equal((await hover(APP, APP_TEXT, "rt run lsp-tool", { delta: 8 })).contents, "`rt run lsp-tool` runs the project binary `node_modules/.bin/lsp-tool`");
+    assert.equal(
+      (await hover(APP, APP_TEXT, "rt run lsp-tool", { delta: 8 })).contents,
+      "`rt run lsp-tool` runs the project binary `node_modules/.bin/lsp-tool`",
+    );
     assert.equal((await hover(APP, APP_TEXT, "missing-script")).contents, "`rt run missing-script`: no script, file, binary or command of that name");
     assert.deepEqual(await hover(APP, APP_TEXT, "--watch", { delta: 2 }), {
       contents: "`--watch`\n\nRestart the program when a file it loaded changes",
       range: rangeAt(APP_TEXT, "--watch"),
     });
-    assert.equal((await hover(APP, APP_TEXT, "--shell=rt")).contents, "`--shell=<system|rt>`\n\nShell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell\n\nDefault: `system`");
+    assert.equal(
+      (await hover(APP, APP_TEXT, "--shell=rt")).contents,
+      "`--shell=<system|rt>`\n\nShell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell\n\nDefault: `system`",
+    );
     assert.equal((await hover(APP, APP_TEXT, "sh ./scripts")).contents.split(" runs the system command ")[0], "`sh`");
     assert.equal(await hover(APP, APP_TEXT, '"version"'), null, "outside the scripts: nothing");
   });
@@ -110,7 +115,10 @@ describe("package.json", () => {
     const links = await server.request("textDocument/documentLink", APP);
     assertGolden("package-json-links", links);
     assert.deepEqual(
-      links.map((link) => [APP_TEXT.split("\n")[link.range.start.line].slice(link.range.start.character, link.range.end.character), link.target.replace(uriOf(path.dirname(APP)), "")]),
+      links.map((link) => [
+        APP_TEXT.split("\n")[link.range.start.line].slice(link.range.start.character, link.range.end.character),
+        link.target.replace(uriOf(path.dirname(APP)), ""),
+      ]),
       [
         ["src/main.ts", "/src/main.ts"],
         ["./src/main.ts", "/src/main.ts"],
@@ -140,10 +148,18 @@ describe("package.json", () => {
 
     await server.change(APP, [{ range: { start: runStart, end: runStart }, text: "--sh" }]);
     const partial = await complete(APP, { line: runStart.line, character: runStart.character + 4 });
-    assert.deepEqual(partial.find((item) => item.label === "--shell").textEdit, { range: { start: runStart, end: { line: runStart.line, character: runStart.character + 4 } }, newText: "--shell" });
+    assert.deepEqual(partial.find((item) => item.label === "--shell").textEdit, {
+      range: { start: runStart, end: { line: runStart.line, character: runStart.character + 4 } },
+      newText: "--shell",
+    });
     assert.ok(!partial.some((item) => item.label === "run"), "a word starting with - is a flag");
 
-    await server.change(APP, [{ range: { start: { line: runStart.line, character: runStart.character + 4 }, end: { line: runStart.line, character: runStart.character + 4 } }, text: "ell=" }]);
+    await server.change(APP, [
+      {
+        range: { start: { line: runStart.line, character: runStart.character + 4 }, end: { line: runStart.line, character: runStart.character + 4 } },
+        text: "ell=",
+      },
+    ]);
     const values = await complete(APP, { line: runStart.line, character: runStart.character + 8 });
     assert.deepEqual(
       values.map((item) => [item.label, item.textEdit.range.start.character]),
@@ -186,7 +202,10 @@ describe("workspaces", () => {
       bDiagnostics.diagnostics.map((diagnostic) => diagnostic.message),
       ['Script not found "a-build" (did you mean "build"?)'],
     );
-    for (const [file, scripts] of [[a, ["build", "test"]], [b, ["build"]]]) {
+    for (const [file, scripts] of [
+      [a, ["build", "test"]],
+      [b, ["build"]],
+    ]) {
       const lenses = await server.request("textDocument/codeLens", file);
       assert.deepEqual(
         lenses.map((lens) => [lens.command.command, lens.command.arguments[0]]),
@@ -204,7 +223,10 @@ describe("workspaces", () => {
     assert.deepEqual(
       diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.range]),
       [
-        [`Missing "test" script in package b (${path.join(MONOREPO, "packages", "b")}); add it, or pass --if-present to skip packages without it`, rangeAt(ROOT_TEXT, "test", 4, { occurrence: 2 })],
+        [
+          `Missing "test" script in package b (${path.join(MONOREPO, "packages", "b")}); add it, or pass --if-present to skip packages without it`,
+          rangeAt(ROOT_TEXT, "test", 4, { occurrence: 2 }),
+        ],
         ['Script "lint" not found in 1 package matching "b"', rangeAt(ROOT_TEXT, "lint", 4, { occurrence: 2 })],
         [`No workspace packages matched the filter "c*" (packages: a, b)`, rangeAt(ROOT_TEXT, "build", 5, { occurrence: 3 })],
       ],

@@ -14,7 +14,6 @@ const CONFIG_TEXT = readFileSync(CONFIG, "utf8");
 // Documents the editor has open but never saved: the server reads the text it is sent.
 const SCRATCH = path.join(FIXTURES, "scratch", "rtfig.toml");
 
-
 const line = (text, needle) => positionOf(text, needle).line;
 const rangeAt = (text, needle, length = needle.length) => {
   const start = positionOf(text, needle);
@@ -64,10 +63,26 @@ test("completion: the keys of the table the cursor is in, then the values of the
   assert.ok(top.some((item) => item.label === "run" && item.textEdit.newText === "run."));
   const run = await complete({ line: 3, character: 0 });
   assertGolden("rtfig-completion-run-table", run);
-  assert.deepEqual(run.map((item) => item.label), ["silent", "shell", "rt"]);
-  assert.deepEqual((await complete({ line: 4, character: 8 })).map((item) => [item.label, item.detail]), [['"system"', "default"], ['"rt"', undefined]]);
-  assert.deepEqual((await complete({ line: 1, character: 7 })).map((item) => item.label), ["true", "false"]);
-  assert.deepEqual((await complete({ line: 5, character: 1 })).map((item) => item.label), ["define", "loader", "run"], "table headers");
+  assert.deepEqual(
+    run.map((item) => item.label),
+    ["silent", "shell", "rt"],
+  );
+  assert.deepEqual(
+    (await complete({ line: 4, character: 8 })).map((item) => [item.label, item.detail]),
+    [
+      ['"system"', "default"],
+      ['"rt"', undefined],
+    ],
+  );
+  assert.deepEqual(
+    (await complete({ line: 1, character: 7 })).map((item) => item.label),
+    ["true", "false"],
+  );
+  assert.deepEqual(
+    (await complete({ line: 5, character: 1 })).map((item) => item.label),
+    ["define", "loader", "run"],
+    "table headers",
+  );
   // A dotted key: `run.` at the top level offers the [run] table's keys.
   await server.change(SCRATCH, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "run.s" }]);
   assert.deepEqual(
@@ -84,10 +99,16 @@ test("completion: the keys of the table the cursor is in, then the values of the
 test("hover: a key's documentation, type and default; a table header's", async () => {
   const hover = (needle, delta = 1) => server.request("textDocument/hover", CONFIG, { position: positionOf(CONFIG_TEXT, needle, { delta }) });
   assert.deepEqual(await hover("console-depth"), {
-    contents: { kind: "markdown", value: "**console-depth** (`--console-depth`)\n\nDepth of objects printed by console.log\n\nExpects a whole number >= 0\n\nDefault: `2`" },
+    contents: {
+      kind: "markdown",
+      value: "**console-depth** (`--console-depth`)\n\nDepth of objects printed by console.log\n\nExpects a whole number >= 0\n\nDefault: `2`",
+    },
     range: rangeAt(CONFIG_TEXT, "console-depth"),
   });
-  assert.equal((await hover('shell = "bash"')).contents.value, "**run.shell** (`--shell`)\n\nShell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell\n\nExpects one of system, rt\n\nDefault: `\"system\"`");
+  assert.equal(
+    (await hover('shell = "bash"')).contents.value,
+    "**run.shell** (`--shell`)\n\nShell for package.json scripts: the system's (bash, sh, zsh) or rt's portable shell\n\nExpects one of system, rt\n\nDefault: `\"system\"`",
+  );
   assert.equal((await hover("[run]")).contents.value, "**run**\n\nDefaults for the script runner (rt run)\n\nA table");
   assert.equal(await hover("colour"), null, "an unknown key has no documentation");
   assert.equal(await hover('"always"', 2), null, "a value is not a key");

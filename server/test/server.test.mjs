@@ -40,11 +40,17 @@ test("over Node IPC (how the VS Code extension starts it): the same server", asy
 
 test("without a transport flag: a one-line usage error, exit 2", () => {
   const result = spawnSync(process.execPath, [SERVER], { encoding: "utf8" });
-  assert.deepEqual([result.status, result.stdout, result.stderr], [2, "", "rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n"]);
+  assert.deepEqual(
+    [result.status, result.stdout, result.stderr],
+    [2, "", "rt-language-server: give the transport: --stdio, --node-ipc, --socket=<port> or --pipe=<name>\n"],
+  );
 });
 
 test("required as a module (an extension resolving its path), it starts nothing", () => {
-  const result = spawnSync(process.execPath, ["-e", 'require("rt-language-server"); console.log(require.resolve("rt-language-server"))'], { encoding: "utf8", cwd: REPO });
+  const result = spawnSync(process.execPath, ["-e", 'require("rt-language-server"); console.log(require.resolve("rt-language-server"))'], {
+    encoding: "utf8",
+    cwd: REPO,
+  });
   assert.deepEqual([result.status, result.stdout, result.stderr], [0, `${SERVER}\n`, ""]);
 });
 
@@ -53,8 +59,15 @@ test("an entry of scripts whose value is not a string gets no lens (rt leaves it
   const file = path.join(FIXTURES, "app", "package.json");
   const { diagnostics } = await server.open(file, '{ "scripts": { "a": "rt run b", "b": 1, "c": null } }');
   const lenses = await server.request("textDocument/codeLens", file);
-  assert.deepEqual(lenses.map((lens) => lens.command.arguments[0].script), ["a", "a"]);
-  assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "b" (did you mean "a"?)'], "as rt run b would say");
+  assert.deepEqual(
+    lenses.map((lens) => lens.command.arguments[0].script),
+    ["a", "a"],
+  );
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => diagnostic.message),
+    ['Script not found "b" (did you mean "a"?)'],
+    "as rt run b would say",
+  );
   assert.equal(await server.shutdown(), 0);
 });
 
@@ -141,11 +154,17 @@ test("a 10,000-line package.json stays responsive; a burst of edits costs one ru
   let published = 0;
   server.onDiagnostics(() => published++);
   const position = positionOf(text, "rt run s3 ", { delta: 7 });
-  const burst = server.changeBurst(file, Array.from({ length: 10 }, () => [{ range: { start: position, end: position }, text: "x" }]));
+  const burst = server.changeBurst(
+    file,
+    Array.from({ length: 10 }, () => [{ range: { start: position, end: position }, text: "x" }]),
+  );
   started = performance.now();
   const last = await burst;
   const editMs = performance.now() - started;
-  assert.deepEqual(last.diagnostics.map((diagnostic) => diagnostic.message), ['Script not found "xxxxxxxxxxs3"']);
+  assert.deepEqual(
+    last.diagnostics.map((diagnostic) => diagnostic.message),
+    ['Script not found "xxxxxxxxxxs3"'],
+  );
   // One run; a loaded machine may pause the server between two edits for longer than the settle
   // delay, so what is asserted is that the burst did not cost a run per edit.
   assert.ok(published < 10, `${published} diagnostics runs for the ten edits`);

@@ -48,7 +48,13 @@ export async function startRegistry() {
   };
   for (let waited = 0; ; waited += 100) {
     if (server.exitCode !== null) throw new Error(`verdaccio exited: ${output}`);
-    if (await fetch(`${url}/-/ping`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${url}/-/ping`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (waited > 30_000) {
       stop();
       throw new Error(`verdaccio did not start: ${output}`);

@@ -68,7 +68,11 @@ export async function startPostgres() {
     port,
     url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`,
     stop() {
-      spawnSync(...(asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"]] : [path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "stop"]]));
+      spawnSync(
+        ...(asRoot
+          ? ["runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"]]
+          : [path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "stop"]]),
+      );
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -78,7 +82,9 @@ export async function startPostgres() {
 export async function startRedis() {
   const dir = mkdtempSync(path.join(tmpdir(), "rt-redis-"));
   const port = await freePort();
-  const server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise((resolve, reject) => {
     let output = "";
     server.stdout.setEncoding("utf8").on("data", (chunk) => {

@@ -132,7 +132,8 @@ export class Breakpoints {
     let message: string | undefined;
     if (spec.hitCondition?.trim()) {
       hitCondition = parseHitCondition(spec.hitCondition);
-      if (!hitCondition) message = `invalid hit count "${spec.hitCondition}": use a number (stop on that hit), ">= n", "> n", "< n", "<= n", "== n" or "% n" (every n-th hit)`;
+      if (!hitCondition)
+        message = `invalid hit count "${spec.hitCondition}": use a number (stop on that hit), ">= n", "> n", "< n", "<= n", "== n" or "% n" (every n-th hit)`;
     }
     return {
       id: this.nextId++,
@@ -159,7 +160,11 @@ export class Breakpoints {
     if (scripts.length > 0) {
       await Promise.all(scripts.map((script) => this.apply(breakpoint, script, cdp)));
     } else if (PLAIN_JS.has(path.extname(breakpoint.file))) {
-      await this.setV8(breakpoint, cdp, { url: fileUrl(breakpoint.file), lineNumber: breakpoint.line - 1, ...(breakpoint.column ? { columnNumber: breakpoint.column - 1 } : {}) });
+      await this.setV8(breakpoint, cdp, {
+        url: fileUrl(breakpoint.file),
+        lineNumber: breakpoint.line - 1,
+        ...(breakpoint.column ? { columnNumber: breakpoint.column - 1 } : {}),
+      });
     }
     if (!breakpoint.verified && !breakpoint.message) breakpoint.message = "not loaded yet: set when the file loads";
   }

@@ -110,7 +110,9 @@ export class Debuggee {
     await Promise.all([
       cdp.send("Debugger.enable", {}),
       // Before each script with a source map runs: a pause to set its breakpoints (see onPaused).
-      cdp.send("Debugger.setInstrumentationBreakpoint", { instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution" }),
+      cdp.send("Debugger.setInstrumentationBreakpoint", {
+        instrumentation: options.stopOnEntry ? "beforeScriptExecution" : "beforeScriptWithSourceMapExecution",
+      }),
       cdp.send("Debugger.setPauseOnExceptions", { state: this.pauseOnExceptions }),
       this.breakpoints.reconnect(cdp),
       cdp.send("Runtime.enable"),
@@ -230,7 +232,8 @@ export class Debuggee {
         expensive: scope.type === "global",
       };
       if (scope.type === "local") dapScope.presentationHint = "locals";
-      const start = scope.startLocation && this.sources.toOriginal(scope.startLocation.scriptId, scope.startLocation.lineNumber, scope.startLocation.columnNumber);
+      const start =
+        scope.startLocation && this.sources.toOriginal(scope.startLocation.scriptId, scope.startLocation.lineNumber, scope.startLocation.columnNumber);
       if (start?.path) {
         dapScope.source = { name: path.basename(start.path), path: start.path };
         dapScope.line = start.line;
@@ -276,7 +279,8 @@ export class Debuggee {
     const namesOf = async (objectId: string, type: string) => {
       const { result } = await cdp.send("Runtime.callFunctionOn", {
         objectId,
-        functionDeclaration: "function () { const names = new Set(); for (let o = this; o != null; o = Object.getPrototypeOf(o)) for (const n of Object.getOwnPropertyNames(o)) names.add(n); return [...names].filter(n => !/^\\d+$/.test(n)); }",
+        functionDeclaration:
+          "function () { const names = new Set(); for (let o = this; o != null; o = Object.getPrototypeOf(o)) for (const n of Object.getOwnPropertyNames(o)) names.add(n); return [...names].filter(n => !/^\\d+$/.test(n)); }",
         returnByValue: true,
       });
       for (const name of (result.value as string[]) ?? []) if (!names.has(name)) names.set(name, type);
@@ -380,7 +384,10 @@ export class Debuggee {
       body.text = exception?.description?.split("\n")[0] ?? String(exception?.value);
     }
     if (reason === "breakpoint") {
-      body.hitBreakpointIds = this.breakpoints.all().filter((b) => [...b.v8Ids].some((id) => hitIds.includes(id))).map((b) => b.id);
+      body.hitBreakpointIds = this.breakpoints
+        .all()
+        .filter((b) => [...b.v8Ids].some((id) => hitIds.includes(id)))
+        .map((b) => b.id);
     }
     this.events.stopped(body);
   }
@@ -418,14 +425,19 @@ export class Debuggee {
 
   private console(event: Protocol.Runtime.ConsoleAPICalledEvent): void {
     if (event.type === "clear" || this.options.console === false) return;
-    const group = event.type === "startGroup" ? "start" : event.type === "startGroupCollapsed" ? "startCollapsed" : event.type === "endGroup" ? "end" : undefined;
+    const group =
+      event.type === "startGroup" ? "start" : event.type === "startGroupCollapsed" ? "startCollapsed" : event.type === "endGroup" ? "end" : undefined;
     let output = formatConsoleArgs(event.args);
     if (event.type === "assert") output = `Assertion failed${output ? `: ${output}` : ""}`;
     if (event.type === "trace") output = `Trace${output ? `: ${output}` : ""}\n${this.stackText(event.stackTrace)}`;
     const body: DebugProtocol.OutputEvent["body"] = { category: consoleCategory(event.type), output: `${output}\n` };
     if (group) body.group = group;
     const expandable = event.args.some((arg) => arg.objectId && (arg.type === "object" || arg.type === "function") && arg.subtype !== "null");
-    if (expandable) body.variablesReference = this.variables.values(event.args.map((value, index) => ({ name: String(index), value })), true);
+    if (expandable)
+      body.variablesReference = this.variables.values(
+        event.args.map((value, index) => ({ name: String(index), value })),
+        true,
+      );
     Object.assign(body, this.callerLocation(event.stackTrace));
     this.events.output(body);
   }
@@ -434,14 +446,23 @@ export class Debuggee {
   private uncaught(event: Protocol.Runtime.ExceptionThrownEvent): void {
     if (this.options.ownsStderr) return;
     const details = event.exceptionDetails;
-    this.events.output({ category: "stderr", output: `Uncaught ${details.exception?.description ?? details.text}\n`, ...this.callerLocation(details.stackTrace) });
+    this.events.output({
+      category: "stderr",
+      output: `Uncaught ${details.exception?.description ?? details.text}\n`,
+      ...this.callerLocation(details.stackTrace),
+    });
   }
 
   private callerLocation(stack: Protocol.Runtime.StackTrace | undefined): Partial<DebugProtocol.OutputEvent["body"]> {
     const top = stack?.callFrames[0];
     if (!top) return {};
     const logpoint = this.breakpoints.byLogpointUrl(top.url);
-    if (logpoint) return { source: { name: path.basename(logpoint.file), path: logpoint.file }, line: logpoint.actualLine ?? logpoint.line, column: logpoint.actualColumn ?? 1 };
+    if (logpoint)
+      return {
+        source: { name: path.basename(logpoint.file), path: logpoint.file },
+        line: logpoint.actualLine ?? logpoint.line,
+        column: logpoint.actualColumn ?? 1,
+      };
     const original = this.sources.toOriginal(top.scriptId, top.lineNumber, top.columnNumber);
     if (!original) return {};
     return { source: this.dapSource(original.script, original.path), line: original.line, column: original.column };
@@ -451,7 +472,9 @@ export class Debuggee {
     return (stack?.callFrames ?? [])
       .map((frame) => {
         const original = this.sources.toOriginal(frame.scriptId, frame.lineNumber, frame.columnNumber);
-        const where = original?.path ? `${original.path}:${original.line}:${original.column}` : `${frame.url}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+        const where = original?.path
+          ? `${original.path}:${original.line}:${original.column}`
+          : `${frame.url}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
         return `    at ${frame.functionName || "<anonymous>"} (${where})`;
       })
       .join("\n");
@@ -514,7 +537,17 @@ function ignoreIfClosed(cdp: CdpSession): (error: unknown) => void {
 }
 
 function scopeName(scope: Protocol.Debugger.Scope): string {
-  const names: Record<string, string> = { local: "Local", closure: "Closure", module: "Module", global: "Global", block: "Block", script: "Script", catch: "Catch", with: "With", eval: "Eval" };
+  const names: Record<string, string> = {
+    local: "Local",
+    closure: "Closure",
+    module: "Module",
+    global: "Global",
+    block: "Block",
+    script: "Script",
+    catch: "Catch",
+    with: "With",
+    eval: "Eval",
+  };
   const base = names[scope.type] ?? scope.type;
   return scope.type === "closure" && scope.name ? `${base} (${scope.name})` : base;
 }
@@ -527,4 +560,3 @@ function asEvaluateBody(variable: DebugProtocol.Variable): DebugProtocol.Evaluat
     ...(variable.indexedVariables ? { indexedVariables: variable.indexedVariables } : {}),
   };
 }
-

@@ -58,7 +58,11 @@ export class Sources {
     const file = event.url.startsWith("file:") ? safeFilePath(event.url) : undefined;
     // rt's own bundle has a (large) map of rt's sources: not the user's, never read.
     const map = isInternal(event.url) ? undefined : loadMap(event.sourceMapURL, event.url);
-    const sources = map ? map.resolvedSources.map((source) => (source?.startsWith("file:") ? fileURLToPath(source) : path.resolve(source ?? ""))) : file ? [file] : [];
+    const sources = map
+      ? map.resolvedSources.map((source) => (source?.startsWith("file:") ? fileURLToPath(source) : path.resolve(source ?? "")))
+      : file
+        ? [file]
+        : [];
     const script: Script = { scriptId: event.scriptId, url: event.url, file, map, sources, sourceReference: 0 };
     this.byId.set(event.scriptId, script);
     return script;
@@ -105,7 +109,12 @@ export class Sources {
     if (index === -1 || source == null) return undefined;
     const lastLine = script.map.sourcesContent?.[index]?.split("\n").length ?? line + 50;
     for (let candidate = line; candidate <= lastLine; candidate++) {
-      const found = generatedPositionFor(script.map, { source, line: candidate, column: candidate === line && column ? column - 1 : 0, bias: LEAST_UPPER_BOUND });
+      const found = generatedPositionFor(script.map, {
+        source,
+        line: candidate,
+        column: candidate === line && column ? column - 1 : 0,
+        bias: LEAST_UPPER_BOUND,
+      });
       if (found.line !== null) return { lineNumber: found.line - 1, columnNumber: found.column };
     }
     return undefined;

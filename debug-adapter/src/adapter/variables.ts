@@ -92,7 +92,9 @@ export class Variables {
       if (paged && /^\d+$/.test(property.name)) continue;
       const value = property.value ?? (property.get ? { type: "undefined" as const, description: "(getter)" } : { type: "undefined" as const });
       const evaluateName = container.kind === "scope" ? property.name : childName(container.evaluateName, property.name);
-      variables.push(this.variable(property.name, value.description === "(getter)" ? { ...value, unserializableValue: undefined } : value, evaluateName, persistent));
+      variables.push(
+        this.variable(property.name, value.description === "(getter)" ? { ...value, unserializableValue: undefined } : value, evaluateName, persistent),
+      );
     }
     for (const internal of internalProperties) {
       if (!internal.value || internal.name === "[[Scopes]]" || (paged && internal.name === "[[Entries]]")) continue;
@@ -108,7 +110,12 @@ export class Variables {
     const cdp = this.connection();
     const argument = callArgument(value);
     if (container.kind === "scope") {
-      await cdp.send("Debugger.setVariableValue", { scopeNumber: container.scopeNumber, variableName: name, newValue: argument, callFrameId: container.callFrameId });
+      await cdp.send("Debugger.setVariableValue", {
+        scopeNumber: container.scopeNumber,
+        variableName: name,
+        newValue: argument,
+        callFrameId: container.callFrameId,
+      });
       return this.variable(name, value, name);
     }
     const { result, exceptionDetails } = await cdp.send("Runtime.callFunctionOn", {
@@ -201,7 +208,9 @@ function functionHeader(source: string): string {
 function renderPreview(preview: Protocol.Runtime.ObjectPreview, description: string): string {
   const items = (preview.entries ?? []).length
     ? preview.entries!.map((entry) => (entry.key ? `${renderPreviewValue(entry.key)} => ${renderPreviewValue(entry.value)}` : renderPreviewValue(entry.value)))
-    : preview.properties.map((property) => (preview.subtype === "array" && /^\d+$/.test(property.name) ? previewValue(property) : `${property.name}: ${previewValue(property)}`));
+    : preview.properties.map((property) =>
+        preview.subtype === "array" && /^\d+$/.test(property.name) ? previewValue(property) : `${property.name}: ${previewValue(property)}`,
+      );
   const more = preview.overflow ? ", …" : "";
   if (preview.subtype === "array" || preview.subtype === "typedarray") return `${description} [${items.join(", ")}${more}]`;
   if (preview.subtype === "map" || preview.subtype === "set") return `${description} {${items.join(", ")}${more}}`;

@@ -103,12 +103,17 @@ export class RtDebugSession extends DebugSession {
     });
   }
 
-  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+  protected override setExceptionBreakPointsRequest(
+    response: DebugProtocol.SetExceptionBreakpointsResponse,
+    args: DebugProtocol.SetExceptionBreakpointsArguments,
+  ): void {
     this.handle(response, async () => {
       const unknown = args.filters.filter((filter) => filter !== "all" && filter !== "uncaught");
       if (unknown.length) throw new Error(`unknown exception filter "${unknown[0]}": use "all" or "uncaught"`);
       this.exceptionFilters = args.filters;
-      await Promise.all([this.debuggee, ...[...this.workers.values()].map((worker) => worker.debuggee)].map((debuggee) => debuggee.setExceptionFilters(args.filters)));
+      await Promise.all(
+        [this.debuggee, ...[...this.workers.values()].map((worker) => worker.debuggee)].map((debuggee) => debuggee.setExceptionFilters(args.filters)),
+      );
       return {};
     });
   }
@@ -116,7 +121,9 @@ export class RtDebugSession extends DebugSession {
   // --- execution ---------------------------------------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    response.body = { threads: [{ id: MAIN_THREAD_ID, name: "main" }, ...[...this.workers].map(([id, { info }]) => ({ id, name: info.title || `worker ${info.workerId}` }))] };
+    response.body = {
+      threads: [{ id: MAIN_THREAD_ID, name: "main" }, ...[...this.workers].map(([id, { info }]) => ({ id, name: info.title || `worker ${info.workerId}` }))],
+    };
     this.sendResponse(response);
   }
 
@@ -167,7 +174,9 @@ export class RtDebugSession extends DebugSession {
   }
 
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    this.handle(response, () => this.thread(args.frameId === undefined ? MAIN_THREAD_ID : threadOf(args.frameId)).evaluate(args.expression, args.frameId, args.context));
+    this.handle(response, () =>
+      this.thread(args.frameId === undefined ? MAIN_THREAD_ID : threadOf(args.frameId)).evaluate(args.expression, args.frameId, args.context),
+    );
   }
 
   protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {
@@ -241,7 +250,13 @@ export class RtDebugSession extends DebugSession {
       disconnected: () => {
         const wasPaused = this.debuggee.isPaused;
         this.debuggee.detached();
-        if (wasPaused) this.sendEvent({ event: "continued", body: { threadId: MAIN_THREAD_ID, allThreadsContinued: true }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent);
+        if (wasPaused)
+          this.sendEvent({
+            event: "continued",
+            body: { threadId: MAIN_THREAD_ID, allThreadsContinued: true },
+            seq: 0,
+            type: "event",
+          } as DebugProtocol.ContinuedEvent);
       },
       reattached: async (message) => {
         await this.debuggee.run();
@@ -317,13 +332,20 @@ export class RtDebugSession extends DebugSession {
     return {
       stopped: (body) => this.sendEvent({ event: "stopped", body, seq: 0, type: "event" } as DebugProtocol.StoppedEvent),
       continued: () =>
-        this.sendEvent({ event: "continued", body: { threadId, allThreadsContinued: threadId === MAIN_THREAD_ID }, seq: 0, type: "event" } as DebugProtocol.ContinuedEvent),
+        this.sendEvent({
+          event: "continued",
+          body: { threadId, allThreadsContinued: threadId === MAIN_THREAD_ID },
+          seq: 0,
+          type: "event",
+        } as DebugProtocol.ContinuedEvent),
       output: (body) => this.sendEvent({ event: "output", body, seq: 0, type: "event" } as DebugProtocol.OutputEvent),
       // The main thread's copy of a breakpoint is the one the editor shows; a worker's copy that
       // is set verifies it.
       breakpointChanged: (breakpoint, index) => {
-        if (threadId === MAIN_THREAD_ID) this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent);
-        else if (breakpoint.verified && breakpoint.source?.path && breakpoint.line) this.debuggee.verifiedElsewhere(breakpoint.source.path, index, breakpoint.line, breakpoint.column);
+        if (threadId === MAIN_THREAD_ID)
+          this.sendEvent({ event: "breakpoint", body: { reason: "changed", breakpoint }, seq: 0, type: "event" } as DebugProtocol.BreakpointEvent);
+        else if (breakpoint.verified && breakpoint.source?.path && breakpoint.line)
+          this.debuggee.verifiedElsewhere(breakpoint.source.path, index, breakpoint.line, breakpoint.column);
       },
     };
   }
@@ -341,7 +363,12 @@ export class RtDebugSession extends DebugSession {
   }
 
   /** Runs a request's work with a bounded time; failures become DAP error answers. */
-  private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R["body"] | undefined>, timeoutMs = REQUEST_TIMEOUT_MS, what?: string): void {
+  private handle<R extends DebugProtocol.Response>(
+    response: R,
+    work: () => Promise<R["body"] | undefined>,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    what?: string,
+  ): void {
     withTimeout(Promise.resolve().then(work), timeoutMs, `${what ?? response.command} did not finish within ${timeoutMs / 1000} s`).then(
       (body) => {
         if (body) response.body = body;

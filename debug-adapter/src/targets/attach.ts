@@ -105,7 +105,7 @@ export async function attachUrl(args: AttachArguments): Promise<string> {
     checkHost(parsed.hostname.replace(/^\[|\]$/g, ""), args.allowRemote);
     return args.url;
   }
-  if (args.port === undefined) throw new AttachError("the attach configuration needs \"url\" (ws://...) or \"port\"");
+  if (args.port === undefined) throw new AttachError('the attach configuration needs "url" (ws://...) or "port"');
   if (!Number.isInteger(args.port) || args.port <= 0 || args.port > 65535) throw new AttachError(`"port": ${args.port} is not a port number (1-65535)`);
   const host = args.host ?? "127.0.0.1";
   checkHost(host, args.allowRemote);
@@ -121,13 +121,16 @@ function isLoopback(host: string): boolean {
 
 function checkHost(host: string, allowRemote: boolean | undefined): void {
   if (!allowRemote && !isLoopback(host)) {
-    throw new AttachError(`"${host}" is not this machine: set "allowRemote": true to attach to another host (whoever reaches its inspector can run code there)`);
+    throw new AttachError(
+      `"${host}" is not this machine: set "allowRemote": true to attach to another host (whoever reaches its inspector can run code there)`,
+    );
   }
 }
 
 function listTargets(host: string, port: number): Promise<{ webSocketDebuggerUrl?: string }[]> {
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => reject(new AttachError(`cannot reach an rt inspector at ${host}:${port}: ${why}; start the program with rt --inspect=${port}`));
+    const fail = (why: string) =>
+      reject(new AttachError(`cannot reach an rt inspector at ${host}:${port}: ${why}; start the program with rt --inspect=${port}`));
     const request = get({ host, port, path: "/json/list", timeout: DISCOVERY_TIMEOUT_MS }, (response) => {
       let body = "";
       response.setEncoding("utf8");

@@ -39,8 +39,8 @@ export interface LaunchPlan {
 }
 
 export function planLaunch(args: LaunchArguments, defaultRuntime: string | undefined): LaunchPlan {
-  if (args.program && args.script) throw new LaunchError("give either \"program\" or \"script\" in the launch configuration, not both");
-  if (!args.program && !args.script) throw new LaunchError("the launch configuration needs \"program\" (a file to run) or \"script\" (a package.json script)");
+  if (args.program && args.script) throw new LaunchError('give either "program" or "script" in the launch configuration, not both');
+  if (!args.program && !args.script) throw new LaunchError('the launch configuration needs "program" (a file to run) or "script" (a package.json script)');
   const baseDir = args.cwd ?? (args.program ? path.dirname(path.resolve(args.program)) : process.cwd());
   const cwd = path.resolve(baseDir);
   if (!isDirectory(cwd)) throw new LaunchError(`the working directory "${cwd}" (cwd) does not exist`);
@@ -217,7 +217,8 @@ function findExecutable(name: string, cwd: string, given: boolean): string {
   const where = given ? " (runtimeExecutable)" : "";
   if (name.includes("/") || name.includes("\\")) {
     const file = path.resolve(cwd, name);
-    if (!existsSync(file)) throw new LaunchError(`the rt executable "${file}"${where} does not exist: fix "runtimeExecutable" or leave it out to use rt from PATH`);
+    if (!existsSync(file))
+      throw new LaunchError(`the rt executable "${file}"${where} does not exist: fix "runtimeExecutable" or leave it out to use rt from PATH`);
     return file;
   }
   const extensions = process.platform === "win32" ? (process.env.PATHEXT ?? ".EXE;.CMD").split(";") : [""];

@@ -135,7 +135,12 @@ export class LaunchedProgram implements DebugTarget {
     const cdp = await CdpConnection.connect(announcement.url);
     if (!run.child) run.pid = announcement.pid;
     run.connection = cdp;
-    await this.events.connected({ cdp, first, stopOnEntry: first && this.args.stopOnEntry ? (run.plan.entry ?? true) : false, ownsStderr: run.child !== undefined });
+    await this.events.connected({
+      cdp,
+      first,
+      stopOnEntry: first && this.args.stopOnEntry ? (run.plan.entry ?? true) : false,
+      ownsStderr: run.child !== undefined,
+    });
     cdp.onClose(() => void this.connectionClosed(run, cdp));
   }
 

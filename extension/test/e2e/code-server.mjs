@@ -28,7 +28,6 @@ export function installCodeServer() {
   return result.stdout.trim().split("\n").at(-1);
 }
 
-
 const USER_SETTINGS = {
   "workbench.startupEditor": "none",
   "workbench.welcomePage.walkthroughs.openOnInstall": false,
@@ -74,7 +73,18 @@ export async function startCodeServer({ codeServer, dir, vsix, env = {}, machine
   const install = spawnSync(codeServer, [...common, "--install-extension", vsix, "--force"], { env: environment, encoding: "utf8", timeout: 120_000 });
   if (install.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${install.status}):\n${install.stdout}${install.stderr}`);
   const port = await freePort();
-  const args = ["--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", ...common, ...extraArgs];
+  const args = [
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--auth",
+    "none",
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    ...common,
+    ...extraArgs,
+  ];
   const child = spawn(codeServer, args, { env: environment, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.setEncoding("utf8").on("data", (chunk) => (log += chunk));
@@ -83,7 +93,13 @@ export async function startCodeServer({ codeServer, dir, vsix, env = {}, machine
   const base = `http://127.0.0.1:${port}`;
   for (let waited = 0; ; waited += 250) {
     if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}:\n${log}`);
-    if (await fetch(`${base}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (waited > 60_000) throw new Error(`code-server did not answer on ${base} within 60 s:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -111,7 +127,16 @@ export async function openBrowser(profile, { viewport = { width: 1400, height: 9
     headless: true,
     viewport,
     permissions: ["clipboard-read", "clipboard-write"],
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page };

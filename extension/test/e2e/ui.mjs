@@ -34,7 +34,10 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
         const input = page.locator(".quick-input-widget input");
         await input.waitFor({ state: "visible" });
         await input.fill(suffix);
-        const row = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: suffix.split("/").pop() }).first();
+        const row = page
+          .locator(".quick-input-list .monaco-list-row")
+          .filter({ hasText: suffix.split("/").pop() })
+          .first();
         await row.waitFor();
         await page.keyboard.press("Enter");
         await page.locator(".tabs-container .tab.active", { hasText: suffix.split("/").pop() }).waitFor();
@@ -74,8 +77,21 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     // debugger to use; in a folder that uses rt (app's scripts run rt) rt's F5 starts at once.
     // (The wait that loses the race ends quietly: no unhandled rejection after its timeout.)
     const first = await Promise.race([
-      page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: 15_000 }).then(() => "picker", () => "none"),
-      page.locator(".debug-toolbar").waitFor({ timeout: 15_000 }).then(() => "session", () => "none"),
+      page
+        .locator(".quick-input-widget .monaco-list-row")
+        .first()
+        .waitFor({ timeout: 15_000 })
+        .then(
+          () => "picker",
+          () => "none",
+        ),
+      page
+        .locator(".debug-toolbar")
+        .waitFor({ timeout: 15_000 })
+        .then(
+          () => "session",
+          () => "none",
+        ),
     ]);
     if (first !== "session") throw new Error(`F5 on debug-me.ts: expected rt's session to start without a question, got ${first}`);
     log("F5 started rt's debugger without asking which debugger");
@@ -101,13 +117,22 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.keyboard.press("Control+Shift+Backquote");
     // In a multi-root workspace VS Code first asks which folder the terminal starts in.
     const folderPicker = page.locator(".quick-input-widget .monaco-list-row", { hasText: "app" }).first();
-    if (await folderPicker.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await page.keyboard.press("Enter");
+    if (
+      await folderPicker.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await page.keyboard.press("Enter");
     await page.locator(".terminal-wrapper.active .xterm-rows").first().waitFor({ timeout: 20_000 });
     await page.waitForTimeout(1500);
     await page.keyboard.type("command -v rt && rt -p '`rt ${rt.version} on ${process.version}`'");
     await page.keyboard.press("Enter");
     // The launcher in the extension's global storage, not an rt the machine has elsewhere on PATH.
-    await page.locator(".terminal-wrapper.active .xterm-rows", { hasText: /globalStorage\/rt\.rt-vscode\/bin\/rt\s*rt 0\.1\.0 on v\d+/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(".terminal-wrapper.active .xterm-rows", { hasText: /globalStorage\/rt\.rt-vscode\/bin\/rt\s*rt 0\.1\.0 on v\d+/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     log("a new integrated terminal runs the bundled rt");
     await shot("02c-terminal-rt");
 
@@ -155,7 +180,11 @@ export function driveBrokenSetup({ server, workspace, profile, artifacts, log })
     const text = await toast.innerText();
     if (!text.includes("/nonexistent/rt does not exist")) throw new Error(`the notification does not say what is wrong: ${text}`);
     log(`notification: ${text.split("\n").find((line) => line.startsWith("rt:"))}`);
-    await page.locator(".statusbar-item", { hasText: "rt" }).filter({ has: page.locator(".codicon-warning") }).first().waitFor();
+    await page
+      .locator(".statusbar-item", { hasText: "rt" })
+      .filter({ has: page.locator(".codicon-warning") })
+      .first()
+      .waitFor();
     log("the status bar shows rt with a warning");
     await page.locator('.activitybar [aria-label^="rt Secrets"]').first().click();
     const message = page.locator(".pane-body .message", { hasText: "no D-Bus session bus" });

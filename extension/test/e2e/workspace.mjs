@@ -19,7 +19,11 @@ export function makeWorkspace(dir) {
   for (let i = 1; i <= MONOREPO_PACKAGES; i++) {
     const name = `pkg-${String(i).padStart(2, "0")}`;
     mkdirSync(path.join(mono, "packages", name), { recursive: true });
-    json(path.join(mono, "packages", name, "package.json"), { name, version: "1.0.0", scripts: { build: `echo built ${name} > build.out`, test: `echo testing ${name}` } });
+    json(path.join(mono, "packages", name, "package.json"), {
+      name,
+      version: "1.0.0",
+      scripts: { build: `echo built ${name} > build.out`, test: `echo testing ${name}` },
+    });
   }
   const workspace = path.join(dir, "rt.code-workspace");
   json(workspace, { folders: [{ path: "app" }, { path: "mono" }, { path: "empty" }], settings: {} });

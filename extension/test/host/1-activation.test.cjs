@@ -16,6 +16,9 @@ suite("activation", () => {
     const commands = new Set(await vscode.commands.getCommands(true));
     const contributed = vscode.extensions.getExtension(EXTENSION_ID).packageJSON.contributes.commands.map((command) => command.command);
     assert.ok(contributed.length >= 14);
-    assert.deepEqual(contributed.filter((id) => !commands.has(id)), []);
+    assert.deepEqual(
+      contributed.filter((id) => !commands.has(id)),
+      [],
+    );
   });
 });

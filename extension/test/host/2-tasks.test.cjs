@@ -9,14 +9,21 @@ suite("tasks", () => {
     const tasks = await vscode.tasks.fetchTasks({ type: "rt" });
     metric("fetchTasksMs", Math.round(performance.now() - started));
     const byFolder = (name) => tasks.filter((task) => task.scope?.name === name);
-    assert.deepEqual(byFolder("app").map((task) => task.name).sort(), ["debug-me", "hello", "posthello", "prehello"]);
+    assert.deepEqual(
+      byFolder("app")
+        .map((task) => task.name)
+        .sort(),
+      ["debug-me", "hello", "posthello", "prehello"],
+    );
     const hello = byFolder("app").find((task) => task.name === "hello");
     assert.deepEqual(hello.definition, { type: "rt", script: "hello", packageDir: folder("app").uri.fsPath });
     assert.equal(hello.detail, "echo hello from the hello script && echo hello >> hooks.log");
     // The 50-package monorepo: the root's script and 2 per member package.
     const mono = byFolder("mono");
     assert.equal(mono.length, 1 + 50 * 2);
-    assert.ok(mono.some((task) => task.name === "build - packages/pkg-07" && task.definition.packageDir === path.join(folder("mono").uri.fsPath, "packages", "pkg-07")));
+    assert.ok(
+      mono.some((task) => task.name === "build - packages/pkg-07" && task.definition.packageDir === path.join(folder("mono").uri.fsPath, "packages", "pkg-07")),
+    );
     assert.deepEqual(byFolder("empty"), []);
   });
 

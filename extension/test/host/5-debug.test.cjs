@@ -9,7 +9,9 @@ const { eventually, folder, followSession, metric, path, pressContinue } = requi
 async function debugToBreakpoint(start, metricName) {
   const file = path.join(folder("app").uri.fsPath, "debug-me.ts");
   const uri = vscode.Uri.file(file);
-  const line = readFileSync(file, "utf8").split("\n").findIndex((text) => text.includes("const dy"));
+  const line = readFileSync(file, "utf8")
+    .split("\n")
+    .findIndex((text) => text.includes("const dy"));
   const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)));
   vscode.debug.addBreakpoints([breakpoint]);
   await vscode.window.showTextDocument(uri);
@@ -57,7 +59,9 @@ function followStops() {
 /** A breakpoint on the line of `file` that contains `text`; returns its 1-based line. */
 function breakpointAt(file, text) {
   const uri = vscode.Uri.file(file);
-  const line = readFileSync(file, "utf8").split("\n").findIndex((candidate) => candidate.includes(text));
+  const line = readFileSync(file, "utf8")
+    .split("\n")
+    .findIndex((candidate) => candidate.includes(text));
   const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)));
   vscode.debug.addBreakpoints([breakpoint]);
   return { breakpoint, line: line + 1 };
@@ -105,7 +109,10 @@ suite("debugger", () => {
   });
 
   test("Debug Script (the lens's command) debugs the rt process `rt run debug-me` starts", async () => {
-    await debugToBreakpoint(() => vscode.commands.executeCommand("rt.debugScript", { packageDir: folder("app").uri.fsPath, script: "debug-me" }), "debugScriptToBreakpointMs");
+    await debugToBreakpoint(
+      () => vscode.commands.executeCommand("rt.debugScript", { packageDir: folder("app").uri.fsPath, script: "debug-me" }),
+      "debugScriptToBreakpointMs",
+    );
   });
 
   test("Debug Script for a folder without package.json starts nothing", async () => {

@@ -30,7 +30,9 @@ suite("bench", () => {
     const api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
     metric("activationMs", api.activationMs);
     const file = path.join(folder("app").uri.fsPath, "debug-me.ts");
-    const line = readFileSync(file, "utf8").split("\n").findIndex((text) => text.includes("const dy"));
+    const line = readFileSync(file, "utf8")
+      .split("\n")
+      .findIndex((text) => text.includes("const dy"));
     vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0)))]);
     await vscode.window.showTextDocument(vscode.Uri.file(file));
     const rows = {
@@ -49,7 +51,8 @@ suite("bench", () => {
       "F5 rt": () => toBreakpoint({ type: "rt", name: "", request: "" }, "rt"),
       // js-debug runs the program in a child session of its own: follow every session type. Node 24
       // (the extension host's) runs the .ts itself (type stripping).
-      "F5 node": () => toBreakpoint({ type: "node", request: "launch", name: "node", runtimeExecutable: process.execPath, program: file, cwd: path.dirname(file) }, "*"),
+      "F5 node": () =>
+        toBreakpoint({ type: "node", request: "launch", name: "node", runtimeExecutable: process.execPath, program: file, cwd: path.dirname(file) }, "*"),
     };
     const results = Object.fromEntries(Object.keys(rows).map((name) => [name, []]));
     for (let round = 0; round < ROUNDS + 1; round++) {

@@ -37,13 +37,16 @@ export function bundlePlan(entries: readonly string[], values: FlagValues, tscon
   const target: BuildTarget = values.target ?? flagDefault("target");
   const format = values.format ?? flagDefault("format");
   const { outdir, outfile } = values;
-  if (outdir !== undefined && outfile !== undefined) throw new UsageError("--outdir and --outfile exclude each other: --outfile names the one bundle, --outdir a folder for several");
+  if (outdir !== undefined && outfile !== undefined)
+    throw new UsageError("--outdir and --outfile exclude each other: --outfile names the one bundle, --outdir a folder for several");
   if (outfile !== undefined && entries.length > 1) throw new UsageError(`--outfile names one bundle but ${entries.length} entries were given: use --outdir`);
   const toStdout = outdir === undefined && outfile === undefined;
   if (toStdout && entries.length > 1) throw new UsageError("several entries need --outdir (without it, the one bundle goes to stdout)");
   const sourcemap: SourceMapMode = values.sourcemap ?? (toStdout ? "none" : "linked");
-  if (toStdout && (sourcemap === "linked" || sourcemap === "external")) throw new UsageError(`--sourcemap=${sourcemap} writes a .map file: give --outdir or --outfile (or use --sourcemap=inline)`);
-  if (values.splitting === true && (format !== "esm" || outdir === undefined)) throw new UsageError("--splitting needs --format esm and --outdir (chunks are ES modules in the output folder)");
+  if (toStdout && (sourcemap === "linked" || sourcemap === "external"))
+    throw new UsageError(`--sourcemap=${sourcemap} writes a .map file: give --outdir or --outfile (or use --sourcemap=inline)`);
+  if (values.splitting === true && (format !== "esm" || outdir === undefined))
+    throw new UsageError("--splitting needs --format esm and --outdir (chunks are ES modules in the output folder)");
 
   // Built for shipping: the production JSX runtime unless NODE_ENV says otherwise.
   const transpile = transpileSettings(values, tsconfig, process.env.NODE_ENV ?? "production");
@@ -80,7 +83,10 @@ export function bundlePlan(entries: readonly string[], values: FlagValues, tscon
     conditions: [...resolution.conditions, ...(target === "rt" ? ["rt"] : [])],
     preserveSymlinks: resolution.preserveSymlinks,
     // An ES module bundle for Node still meets require() in CommonJS dependencies.
-    banner: node && format === "esm" ? { js: 'import { createRequire as __rtCreateRequire } from "node:module"; const require = __rtCreateRequire(import.meta.url);' } : undefined,
+    banner:
+      node && format === "esm"
+        ? { js: 'import { createRequire as __rtCreateRequire } from "node:module"; const require = __rtCreateRequire(import.meta.url);' }
+        : undefined,
     write: true,
     logLevel: toStdout ? "warning" : "info",
   };

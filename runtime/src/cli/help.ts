@@ -23,11 +23,7 @@ export function helpText(): string {
     lines.push("", `${title}:`);
     for (const flag of FLAGS) if (flag.group === group) lines.push(flagRow(flag));
   }
-  lines.push(
-    "",
-    "Flags go right after `rt` (or `rt run`); everything after the file name reaches the program in process.argv.",
-    "",
-  );
+  lines.push("", "Flags go right after `rt` (or `rt run`); everything after the file name reaches the program in process.argv.", "");
   return lines.join("\n");
 }
 

@@ -36,6 +36,9 @@ const refused: [argv: string[], message: RegExp][] = [
 ];
 for (const [argv, message] of refused) {
   test(`rt ${argv.join(" ")} is refused`, () => {
-    assert.throws(() => parseArgs(argv), (error: unknown) => error instanceof UsageError && message.test(error.message));
+    assert.throws(
+      () => parseArgs(argv),
+      (error: unknown) => error instanceof UsageError && message.test(error.message),
+    );
   });
 }

@@ -44,7 +44,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
     const value = convertFlagValue(flag, raw, shown);
     // Which of two values was meant is a guess: refuse rather than let the last one win.
-    if (flag.type !== "list" && flag.type !== "boolean" && given.includes(flag.name)) throw new UsageError(`${shown} is given more than once; it takes one value`);
+    if (flag.type !== "list" && flag.type !== "boolean" && given.includes(flag.name))
+      throw new UsageError(`${shown} is given more than once; it takes one value`);
     given.push(flag.name);
     if (flag.type === "list") {
       const name = flag.aliasOf ?? flag.name;
@@ -79,7 +80,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 /** One piece of rt's own arguments, by the index of the argument it is in. */
 export type ScannedArg =
   /** A flag; `flag` is undefined for an unknown one, `value` for a missing value (`valueIndex`: the argument holding it, if separate). */
-  | { readonly kind: "flag"; readonly index: number; readonly shown: string; readonly flag?: FlagSpec; readonly value?: string | true; readonly valueIndex?: number }
+  | {
+      readonly kind: "flag";
+      readonly index: number;
+      readonly shown: string;
+      readonly flag?: FlagSpec;
+      readonly value?: string | true;
+      readonly valueIndex?: number;
+    }
   | { readonly kind: "command"; readonly index: number; readonly command: CommandName }
   /** An entry of `rt build` or an argument of `rt secrets`, which read flags after them too. */
   | { readonly kind: "entry"; readonly index: number }

@@ -60,13 +60,15 @@ function readConfig(file: string, text: string): FlagValues {
       const at = where.find(table, key);
       if (!flag) {
         const commandLineOnly = flagByName(key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
-        if (commandLineOnly) warn(`${at}: "${qualified(table, key)}" (${display(commandLineOnly)}) applies to one invocation: give it on the command line; ignored`);
+        if (commandLineOnly)
+          warn(`${at}: "${qualified(table, key)}" (${display(commandLineOnly)}) applies to one invocation: give it on the command line; ignored`);
         else warn(`${at}: unknown key "${qualified(table, key)}"${suggestion(table, key)}; ignored`);
         continue;
       }
       const name = flag.aliasOf ?? flag.name;
       const converted = convert(flag, value, `${at}: invalid value for "${qualified(table, key)}"`);
-      if (origins.has(flag.name)) throw new UsageError(`${at}: "${qualified(table, key)}" sets ${display(flag)} again (already set by "${origins.get(flag.name)}")`);
+      if (origins.has(flag.name))
+        throw new UsageError(`${at}: "${qualified(table, key)}" sets ${display(flag)} again (already set by "${origins.get(flag.name)}")`);
       origins.set(flag.name, qualified(table, key));
       const before = flagValue(values, name);
       setFlagValue(values, name, Array.isArray(before) && Array.isArray(converted) ? [...before, ...converted] : converted);
@@ -88,7 +90,8 @@ function convert(flag: FlagSpec, value: unknown, problem: string): FlagValue {
       return value;
     }
     case "string":
-      if (typeof value !== "string" || (flag.values && !flag.values.includes(value))) throw invalid(flag.values ? `one of ${flag.values.join(", ")}` : "a string");
+      if (typeof value !== "string" || (flag.values && !flag.values.includes(value)))
+        throw invalid(flag.values ? `one of ${flag.values.join(", ")}` : "a string");
       return value;
     case "list": {
       const table = flag.keyed && isTable(value) ? Object.entries(value) : undefined;

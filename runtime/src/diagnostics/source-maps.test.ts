@@ -5,7 +5,15 @@ import { test } from "node:test";
 import { transformSync } from "esbuild";
 import { originalPosition, originalSource, registerTranspiled } from "./source-maps.js";
 
-const source = ["interface Point { x: number; y: number }", "", "const origin: Point = { x: 0, y: 0 };", "export function fail(point: Point = origin): never {", "  throw new Error(`bad ${point.x}`);", "}", ""].join("\n");
+const source = [
+  "interface Point { x: number; y: number }",
+  "",
+  "const origin: Point = { x: 0, y: 0 };",
+  "export function fail(point: Point = origin): never {",
+  "  throw new Error(`bad ${point.x}`);",
+  "}",
+  "",
+].join("\n");
 const file = "/virtual/point.ts";
 const { code } = transformSync(source, { loader: "ts", format: "esm", sourcemap: "inline", sourcefile: file });
 registerTranspiled(file, code);

@@ -82,7 +82,10 @@ export function installStackTraces(): void {
       wrapper = (error, callSites) => {
         const sites = callSites.filter((site) => !isRtFrame(site));
         try {
-          return formatter(error, sites.map((site) => new OriginalCallSite(site)));
+          return formatter(
+            error,
+            sites.map((site) => new OriginalCallSite(site)),
+          );
         } catch {
           return formatStack(error, sites);
         }

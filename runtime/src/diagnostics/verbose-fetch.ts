@@ -55,7 +55,14 @@ function subscribe(curl: boolean): void {
   // its response head and its error.
   channels.subscribe("undici:request:create", (message) => {
     const request = (message as { request: UndiciRequest }).request;
-    exchanges.set(request, { method: request.method, url: `${request.origin}${request.path}`, headers: headerPairs(request.headers), body: [], bodyBytes: 0, logged: false });
+    exchanges.set(request, {
+      method: request.method,
+      url: `${request.origin}${request.path}`,
+      headers: headerPairs(request.headers),
+      body: [],
+      bodyBytes: 0,
+      logged: false,
+    });
   });
   channels.subscribe("undici:client:sendHeaders", (message) => {
     const { request, headers } = message as { request: UndiciRequest; headers: string };
@@ -89,7 +96,13 @@ function subscribe(curl: boolean): void {
   // http.request / https.request: the exact header block is on the request once it is sent.
   const httpExchange = (request: HttpRequest): Exchange => {
     const sent = request._header ? request._header.split("\r\n").slice(1).filter(Boolean) : headerPairs(Object.entries(request.getHeaders()).flat());
-    const host = sent.find((line) => /^host:/i.test(line))?.slice(5).trim() ?? request.host ?? "localhost";
+    const host =
+      sent
+        .find((line) => /^host:/i.test(line))
+        ?.slice(5)
+        .trim() ??
+      request.host ??
+      "localhost";
     return { method: request.method, url: `${request.protocol ?? "http:"}//${host}${request.path}`, headers: sent, body: [], bodyBytes: 0, logged: false };
   };
   channels.subscribe("http.client.response.finish", (message) => {

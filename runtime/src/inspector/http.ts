@@ -44,7 +44,8 @@ export function refusal(request: IncomingMessage): Refusal | undefined {
   }
   if (!isIP(name) && !isLoopbackName(name)) return { status: 403, text: `Forbidden: Host ${JSON.stringify(host)} is not an IP address or localhost\n` };
   const origin = request.headers.origin;
-  if (origin !== undefined && !allowedOrigin(origin)) return { status: 403, text: `Forbidden: pages from ${JSON.stringify(origin)} may not use the debugger\n` };
+  if (origin !== undefined && !allowedOrigin(origin))
+    return { status: 403, text: `Forbidden: pages from ${JSON.stringify(origin)} may not use the debugger\n` };
   return undefined;
 }
 
@@ -74,7 +75,12 @@ const ASSETS: Readonly<Record<string, string>> = {
   "/app.js": "app.js",
   "/style.css": "style.css",
 };
-const TYPES: Readonly<Record<string, string>> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json" };
+const TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+};
 
 export function serveHttp(target: DebugTarget, request: IncomingMessage, response: ServerResponse): void {
   const send = (status: number, type: string, body: string | Buffer) => {

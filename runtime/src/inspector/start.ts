@@ -167,9 +167,7 @@ function waitForDisconnect(state: Int32Array): void {
 function banner(host: string, port: number, id: string): string {
   const address = hostPort(host, port);
   const line = "--------------------- rt inspector ---------------------";
-  const warning = isLoopback(host)
-    ? ""
-    : `Warning: listening on ${host}: anyone who can reach this port can run code in this process.\n`;
+  const warning = isLoopback(host) ? "" : `Warning: listening on ${host}: anyone who can reach this port can run code in this process.\n`;
   return (
     `${line}\n${warning}Listening:\n  ws://${address}/${id}\nInspect in browser:\n  http://${address}/#${address}/${id}\n` +
     `DevTools:\n  devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws=${address}/${id}\n${line}\n`

@@ -69,7 +69,8 @@ export class StopPolicy<Frame extends PausedFrame = PausedFrame> {
       this.skippedSteps++;
       return { hide: event.callFrames.some((frame) => this.isProgramFrame(frame)) ? "stepOut" : "stepInto" };
     }
-    const caught = (event.reason === "exception" || event.reason === "promiseRejection") && (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
+    const caught =
+      (event.reason === "exception" || event.reason === "promiseRejection") && (event.data as { uncaught?: boolean } | undefined)?.uncaught !== true;
     // (Blackboxing can't hide these: in Node 24, V8 ignores Debugger.setBlackboxPatterns and
     // setBlackboxedRanges for Node's built-in modules.)
     if (caught && top && !this.isProgramFrame(top)) return { hide: "resume" };

@@ -51,7 +51,8 @@ function httpServer(): HttpServer {
   http.on("upgrade", (request: IncomingMessage, socket, head) => {
     socket.on("error", () => socket.destroy());
     const refused = refusal(request);
-    const answer = (status: string, text: string) => socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+    const answer = (status: string, text: string) =>
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
     if (refused) return answer(refused.status === 400 ? "400 Bad Request" : "403 Forbidden", refused.text);
     if (requestPath(request) !== wsPath()) return answer("404 Not Found", "Not Found: no such session\n");
     if (Atomics.load(state, STATE.ended)) return answer("503 Service Unavailable", "The program has ended\n");
@@ -191,7 +192,8 @@ class CommonJsWrapperStops {
 
   /** Whether the client should not see this notification (a moved stop is edited in place). */
   hides(message: { method: string; params?: any }): boolean {
-    if (message.method === "Debugger.scriptParsed" && !message.params.isModule && String(message.params.url).startsWith("file:")) this.wrapped.add(message.params.scriptId);
+    if (message.method === "Debugger.scriptParsed" && !message.params.isModule && String(message.params.url).startsWith("file:"))
+      this.wrapped.add(message.params.scriptId);
     if (message.method !== "Debugger.paused") return false;
     const moving = this.moving;
     if (moving?.oneShot && message.params.hitBreakpoints?.includes(moving.oneShot)) {
@@ -220,7 +222,10 @@ class CommonJsWrapperStops {
    */
   private async firstStatement(scriptId: string): Promise<{ scriptId: string; lineNumber: number; columnNumber: number }> {
     const bodyColumn = (require("node:module") as { wrapper: readonly string[] }).wrapper[0]!.length;
-    const possible = await this.post("Debugger.getPossibleBreakpoints", { start: { scriptId, lineNumber: 0, columnNumber: bodyColumn - 1 }, restrictToFunction: true });
+    const possible = await this.post("Debugger.getPossibleBreakpoints", {
+      start: { scriptId, lineNumber: 0, columnNumber: bodyColumn - 1 },
+      restrictToFunction: true,
+    });
     const first = (possible?.locations as { lineNumber: number; columnNumber: number }[] | undefined)?.[0];
     return { scriptId, lineNumber: first?.lineNumber ?? 0, columnNumber: first?.columnNumber ?? bodyColumn };
   }
@@ -267,8 +272,15 @@ function bridge(client: WebSocket): void {
       return reply({ id: null, error: { code: PARSE_ERROR, message: "Message is not valid JSON" } });
     }
     const { id: messageId, method, params } = message ?? {};
-    if (typeof messageId !== "number" || typeof method !== "string" || (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params)))) {
-      return reply({ id: typeof messageId === "number" ? messageId : null, error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" } });
+    if (
+      typeof messageId !== "number" ||
+      typeof method !== "string" ||
+      (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params)))
+    ) {
+      return reply({
+        id: typeof messageId === "number" ? messageId : null,
+        error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" },
+      });
     }
     if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
     if (method === "Runtime.runIfWaitingForDebugger") {
@@ -360,7 +372,8 @@ class InternalFrames {
       params.asyncStackTrace = this.stripTrace(params.asyncStackTrace);
     }
     if (message.method === "Runtime.consoleAPICalled") params.stackTrace = this.stripTrace(params.stackTrace);
-    if (message.method === "Runtime.exceptionThrown" && params.exceptionDetails) params.exceptionDetails.stackTrace = this.stripTrace(params.exceptionDetails.stackTrace);
+    if (message.method === "Runtime.exceptionThrown" && params.exceptionDetails)
+      params.exceptionDetails.stackTrace = this.stripTrace(params.exceptionDetails.stackTrace);
     return message;
   }
 
@@ -368,7 +381,8 @@ class InternalFrames {
   private stripTrace(trace: StackTrace | undefined, top = true): StackTrace | undefined {
     if (!trace) return undefined;
     const parent = this.stripTrace(trace.parent, false);
-    const callFrames = top && trace.callFrames[0] && this.internal(trace.callFrames[0]) ? trace.callFrames : trace.callFrames.filter((frame) => !this.internal(frame));
+    const callFrames =
+      top && trace.callFrames[0] && this.internal(trace.callFrames[0]) ? trace.callFrames : trace.callFrames.filter((frame) => !this.internal(frame));
     if (!callFrames.length && !top) return parent;
     return { ...trace, callFrames, parent };
   }

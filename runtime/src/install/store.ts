@@ -36,7 +36,9 @@ export class InstallStore {
 
   entryDir(name: string, { version, integrity }: Resolution): string {
     // The integrity is a digest already ("sha512-<base64>"): its first bytes name the entry.
-    const hash = Buffer.from(integrity.slice(integrity.indexOf("-") + 1), "base64").toString("hex").slice(0, 16);
+    const hash = Buffer.from(integrity.slice(integrity.indexOf("-") + 1), "base64")
+      .toString("hex")
+      .slice(0, 16);
     return path.join(this.root, "store", `${encodeName(name)}@${version}-${hash}`);
   }
 

@@ -1,6 +1,6 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work, plus rt's resolution rules and the "rt" module.
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { createRequire, isBuiltin, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,7 +16,7 @@ import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
 import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
-import { FileResolver, packageName, readPackageJson } from "./resolve.js";
+import { type FileResolver, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
 import { isWorkerThreadsSpecifier } from "../register/inherit.js";
 
@@ -357,10 +357,14 @@ export class ModuleLoader {
     const inline = this.virtual.get(file);
     const source = inline === undefined ? readFileSync(file) : Buffer.from(inline);
     this.transpiling = true;
-    let result;
+    let result: ReturnType<typeof transpile>;
     try {
       const macros = this.macroStep(file, source, loader);
-      result = transpile({ file, source, loader, define: this.defines.get(file), macros }, this.settings.transpileFor?.(file) ?? this.settings.transpile, this.settings.cache);
+      result = transpile(
+        { file, source, loader, define: this.defines.get(file), macros },
+        this.settings.transpileFor?.(file) ?? this.settings.transpile,
+        this.settings.cache,
+      );
     } finally {
       this.transpiling = false;
     }
@@ -374,7 +378,11 @@ export class ModuleLoader {
     const plan = scanMacros(file, source.toString("utf8"), loader === "tsx" || loader === "jsx");
     if (!plan) return undefined;
     const context = this.settings.macros;
-    const prepared = checkMacros(plan, context, plan.imports.map((entry) => this.resolveMacro(entry.specifier, file)));
+    const prepared = checkMacros(
+      plan,
+      context,
+      plan.imports.map((entry) => this.resolveMacro(entry.specifier, file)),
+    );
     return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
   }
 
@@ -461,7 +469,8 @@ function withTrailingSlash(specifier: string, resolved: string): string {
 
 function macroNotExpanded(specifier: string, parentURL: string | undefined, allowed: boolean): ProgramError {
   const parent = parentURL?.startsWith("file:") ? displayPath(fileURLToPath(parentURL)) : "[eval]";
-  if (!allowed) return new ProgramError(`${parent}: macro import of "${specifier}" refused: --no-macros forbids running code at build time`, "ERR_MACRO_REFUSED");
+  if (!allowed)
+    return new ProgramError(`${parent}: macro import of "${specifier}" refused: --no-macros forbids running code at build time`, "ERR_MACRO_REFUSED");
   return new ProgramError(
     `${parent}: macro import of "${specifier}" that rt cannot expand: macros are expanded in the static imports of files rt transpiles (.ts, .tsx, .jsx, any file under --define/--drop) and in rt build, not in plain JavaScript that Node loads as it is or in import()`,
     "ERR_MACRO_USE",

@@ -36,17 +36,36 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
   const { file, text } = plan;
   const first = plan.imports[0]!;
   if (macroDepth() >= MAX_DEPTH) {
-    throw errorAt(file, text, first.start, `macros nest ${MAX_DEPTH} levels deep (a macro module imports macros, which import macros...): does a macro module import itself with { type: "macro" }?`, "ERR_MACRO_DEPTH");
+    throw errorAt(
+      file,
+      text,
+      first.start,
+      `macros nest ${MAX_DEPTH} levels deep (a macro module imports macros, which import macros...): does a macro module import itself with { type: "macro" }?`,
+      "ERR_MACRO_DEPTH",
+    );
   }
   if (!context.allowed) {
-    throw errorAt(file, text, first.start, `macro import of "${first.specifier}" refused: --no-macros forbids running code at build time (remove the flag, or import without { type: "macro" })`, "ERR_MACRO_REFUSED");
+    throw errorAt(
+      file,
+      text,
+      first.start,
+      `macro import of "${first.specifier}" refused: --no-macros forbids running code at build time (remove the flag, or import without { type: "macro" })`,
+      "ERR_MACRO_REFUSED",
+    );
   }
-  if (inNodeModules(file)) throw errorAt(file, text, first.start, "macros do not run from packages in node_modules: a dependency may not run code at build time", "ERR_MACRO_REFUSED");
+  if (inNodeModules(file))
+    throw errorAt(file, text, first.start, "macros do not run from packages in node_modules: a dependency may not run code at build time", "ERR_MACRO_REFUSED");
   const checked = plan.imports.map((entry, i) => {
     const module = modules[i];
     if (!module) throw errorAt(file, text, entry.start, `cannot find macro module "${entry.specifier}"`, "ERR_MODULE_NOT_FOUND");
     if (inNodeModules(module) && packageNameOf(module) !== packageNameOf(path.join(process.cwd(), "[project]"))) {
-      throw errorAt(file, text, entry.start, `macro module "${entry.specifier}" is in a package in node_modules: macros from packages are refused (they would run a dependency's code at build time); only the project's own package may provide macros`, "ERR_MACRO_REFUSED");
+      throw errorAt(
+        file,
+        text,
+        entry.start,
+        `macro module "${entry.specifier}" is in a package in node_modules: macros from packages are refused (they would run a dependency's code at build time); only the project's own package may provide macros`,
+        "ERR_MACRO_REFUSED",
+      );
     }
     return module;
   });
@@ -57,7 +76,12 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */
 export function expandMacrosSync(prepared: PreparedMacros, context: MacroContext): string {
   const request = macroRequest(prepared, context);
-  const child = childProcess().spawnSync(process.execPath, [RUNNER], { input: JSON.stringify(request), stdio: ["pipe", 2, 2, "pipe"], encoding: "utf8", env: runnerEnv(context.cacheRoot) });
+  const child = childProcess().spawnSync(process.execPath, [RUNNER], {
+    input: JSON.stringify(request),
+    stdio: ["pipe", 2, 2, "pipe"],
+    encoding: "utf8",
+    env: runnerEnv(context.cacheRoot),
+  });
   return applyResults(prepared, parseResponse(child.output?.[3] ?? "", child.status, child.error));
 }
 

@@ -41,7 +41,8 @@ async function callMacro(call: MacroRequest["calls"][number], module: Promise<Re
     if (typeof fn !== "function") return { error: `${displayPath(call.module)} has no function export "${call.exportName}" to call as a macro` };
     const value: unknown = await (fn as (...args: unknown[]) => unknown)(...args);
     const problem = unserialisable(value, "the result");
-    if (problem) return { error: `macro ${name} returned ${problem}, which is not JSON-serialisable: return null, booleans, numbers, strings, arrays and plain objects` };
+    if (problem)
+      return { error: `macro ${name} returned ${problem}, which is not JSON-serialisable: return null, booleans, numbers, strings, arrays and plain objects` };
     return { code: value === undefined ? "undefined" : JSON.stringify(value) };
   } catch (error) {
     // A macro module (or a file it imports) that does not compile, or uses macros that fail.

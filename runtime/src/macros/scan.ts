@@ -146,7 +146,8 @@ function macroImportAt(tokens: readonly Significant[], i: number): ImportStateme
   let k = j + 3;
   for (; k < tokens.length && !isPunct(tokens[k], "}"); k++) {
     const key = tokens[k]!.token.value;
-    if ((key === "type" || key === '"type"' || key === "'type'") && isPunct(tokens[k + 1], ":") && unquote(tokens[k + 2]?.token.value ?? "") === "macro") macro = true;
+    if ((key === "type" || key === '"type"' || key === "'type'") && isPunct(tokens[k + 1], ":") && unquote(tokens[k + 2]?.token.value ?? "") === "macro")
+      macro = true;
   }
   if (!macro || k >= tokens.length) return undefined;
   const last = isPunct(tokens[k + 1], ";") ? k + 1 : k;
@@ -185,7 +186,12 @@ export class MacroError extends ProgramError {
     readonly location: { readonly file: string; readonly line: number; readonly column: number; readonly lineText: string },
     code: string,
   ) {
-    const display = codeFrame(`${displayPath(location.file)}:${location.line}:${location.column + 1}`, `error: ${text}`, location.lineText, location.column + 1);
+    const display = codeFrame(
+      `${displayPath(location.file)}:${location.line}:${location.column + 1}`,
+      `error: ${text}`,
+      location.lineText,
+      location.column + 1,
+    );
     super(display.split("\n")[0]!, code, display);
   }
 }

@@ -27,7 +27,10 @@ export function preconnect(urls: readonly URL[]): void {
     const socket = open(url.hostname, url.port || (url.protocol === "https:" ? "443" : "80"), url.protocol);
     // The socket waits unreferenced (a program that never fetches still exits) and its error, if
     // any, is the first fetch's to report: that fetch then connects anew.
-    sockets.set(url.origin, socket.unref().on("error", () => {}));
+    sockets.set(
+      url.origin,
+      socket.unref().on("error", () => {}),
+    );
   }
   // Node creates its global Agent when undici first loads; reading the WebSocket global loads it.
   void globalThis.WebSocket;
@@ -46,7 +49,8 @@ export function preconnect(urls: readonly URL[]): void {
     agents.set(origin, new Agent({ connect }));
   }
   const router = Object.create(nodeAgent as object) as Dispatcher;
-  router.dispatch = (options, handler) => (agents.get(typeof options.origin === "string" ? options.origin : String(options.origin?.origin)) ?? nodeAgent).dispatch(options, handler);
+  router.dispatch = (options, handler) =>
+    (agents.get(typeof options.origin === "string" ? options.origin : String(options.origin?.origin)) ?? nodeAgent).dispatch(options, handler);
   (globalThis as Record<symbol, Dispatcher>)[GLOBAL_DISPATCHER] = router;
 }
 
@@ -56,7 +60,9 @@ function open(hostname: string, port: string, protocol: string, servername?: str
   const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
   const options = { host, port: Number(port), noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 };
   const socket =
-    protocol === "https:" ? tls.connect({ ...options, servername: servername ?? (net.isIP(host) ? undefined : host), ALPNProtocols: ["http/1.1"] }) : net.connect(options);
+    protocol === "https:"
+      ? tls.connect({ ...options, servername: servername ?? (net.isIP(host) ? undefined : host), ALPNProtocols: ["http/1.1"] })
+      : net.connect(options);
   socket.once(connectedEvent(socket), () => established.add(socket));
   return socket;
 }

@@ -65,7 +65,11 @@ export function nodeShimDir(cacheRoot: string | undefined): string {
   const [name, text] = windows
     ? ["node.cmd", `@"${process.execPath}" -- "${launcher}" %*\r\n`]
     : ["node", `#!/bin/sh\nexec '${process.execPath.replaceAll("'", `'"'"'`)}' -- '${launcher.replaceAll("'", `'"'"'`)}' "$@"\n`];
-  const dir = path.join(cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"), "node-shim", hashBytes(Buffer.from(text), "node-shim"));
+  const dir = path.join(
+    cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"),
+    "node-shim",
+    hashBytes(Buffer.from(text), "node-shim"),
+  );
   const file = path.join(dir, name);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });

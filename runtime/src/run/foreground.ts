@@ -32,7 +32,12 @@ export async function runScriptInForeground(manifest: Manifest, name: string, ar
 }
 
 /** Runs a binary or system command with `args` in the cwd and resolves to its exit code. */
-export async function runExecutableInForeground(file: string, args: readonly string[], manifest: Manifest | undefined, shimDir: string | undefined): Promise<number> {
+export async function runExecutableInForeground(
+  file: string,
+  args: readonly string[],
+  manifest: Manifest | undefined,
+  shimDir: string | undefined,
+): Promise<number> {
   const env = scriptEnvironment(manifest, { shimDir });
   return (await startChild(directLaunch(file, args), { cwd: process.cwd(), env, pipe: false }).outcome).exitCode;
 }

@@ -40,18 +40,15 @@ export function runTasks(tasks: readonly Task[], settings: ScriptSettings, optio
         if (options.sequential && running.size > 0) break;
         if (started.has(task) || !task.dependencies.every((dependency) => ended.has(dependency))) continue;
         started.add(task);
-        runTask(task).then(
-          (exitCode) => {
-            running.delete(task);
-            ended.add(task);
-            if (exitCode !== 0 && failure === undefined) {
-              failure = exitCode;
-              if (options.stopOnFailure && options.interrupt) for (const other of running.values()) other.interrupt("SIGINT");
-            }
-            pump();
-          },
-          reject,
-        );
+        runTask(task).then((exitCode) => {
+          running.delete(task);
+          ended.add(task);
+          if (exitCode !== 0 && failure === undefined) {
+            failure = exitCode;
+            if (options.stopOnFailure && options.interrupt) for (const other of running.values()) other.interrupt("SIGINT");
+          }
+          pump();
+        }, reject);
       }
       if (running.size === 0) {
         reporter.finished();

@@ -51,7 +51,10 @@ function expandWorkspaces(root: Manifest): Manifest[] {
   for (const pattern of patterns.filter((p) => !p.startsWith("!"))) {
     const found = packageDirs(root.dir, pattern);
     if (found.length === 0) {
-      throw new ProgramError(`Workspace pattern "${pattern}" in ${displayPath(root.file)} matches no package (no ${pattern}/package.json under ${root.dir}); fix or remove it`, "ERR_WORKSPACE");
+      throw new ProgramError(
+        `Workspace pattern "${pattern}" in ${displayPath(root.file)} matches no package (no ${pattern}/package.json under ${root.dir}); fix or remove it`,
+        "ERR_WORKSPACE",
+      );
     }
     for (const dir of found) if (!exclusions.some((exclusion) => path.matchesGlob(dir, exclusion))) dirs.add(dir);
   }
@@ -83,7 +86,8 @@ function packageDirs(base: string, pattern: string): string[] {
       return;
     }
     for (const entry of entries) {
-      if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(relative ? `${relative}/${entry.name}` : entry.name, remaining - 1);
+      if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith("."))
+        walk(relative ? `${relative}/${entry.name}` : entry.name, remaining - 1);
     }
   };
   walk(start, depth);
@@ -98,7 +102,8 @@ export function filterPackages(workspace: Workspace, patterns: readonly string[]
   const includes = patterns.filter((pattern) => !pattern.startsWith("!"));
   const excludes = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => pattern.slice(1));
   const selected = workspace.packages.filter(
-    (manifest) => (includes.length === 0 || includes.some((pattern) => matches(manifest, pattern, cwd))) && !excludes.some((pattern) => matches(manifest, pattern, cwd)),
+    (manifest) =>
+      (includes.length === 0 || includes.some((pattern) => matches(manifest, pattern, cwd))) && !excludes.some((pattern) => matches(manifest, pattern, cwd)),
   );
   if (selected.length === 0) {
     const names = workspace.packages.map(packageLabel);
@@ -115,7 +120,10 @@ function matches(manifest: Manifest, pattern: string, cwd: string): boolean {
 
 /** `*` matches any run of characters, `/` included (so `*` takes scoped names too); `?` one character. */
 function nameGlob(pattern: string): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", ".*")
+    .replaceAll("?", ".");
   return new RegExp(`^${source}$`);
 }
 
@@ -155,7 +163,10 @@ function scriptsMatching(manifest: Manifest, name: string): string[] {
 }
 
 export function missingInPackage(manifest: Manifest, name: string): ProgramError {
-  return new ProgramError(`Missing "${name}" script in package ${packageLabel(manifest)} (${manifest.dir}); add it, or pass --if-present to skip packages without it`, "ERR_SCRIPT_NOT_FOUND");
+  return new ProgramError(
+    `Missing "${name}" script in package ${packageLabel(manifest)} (${manifest.dir}); add it, or pass --if-present to skip packages without it`,
+    "ERR_SCRIPT_NOT_FOUND",
+  );
 }
 
 /** No package that --filter selected has any of the scripts. */
@@ -192,7 +203,10 @@ function assertAcyclic(tasks: readonly Task[]): void {
     if (state.get(task) === "done") return;
     if (state.get(task) === "visiting") {
       const cycle = [...trail.slice(trail.indexOf(task)), task].map((t) => packageLabel(t.manifest));
-      throw new ProgramError(`Dependency cycle between workspace packages: ${cycle.join(" → ")}; "${task.script}" cannot run in dependency order`, "ERR_WORKSPACE_CYCLE");
+      throw new ProgramError(
+        `Dependency cycle between workspace packages: ${cycle.join(" → ")}; "${task.script}" cannot run in dependency order`,
+        "ERR_WORKSPACE_CYCLE",
+      );
     }
     state.set(task, "visiting");
     trail.push(task);

@@ -22,7 +22,8 @@ export function readPair(method: string, first: unknown, second: unknown): Secre
     const options = first as Partial<Record<keyof SecretsOptions, unknown>>;
     return { service: checkPart("service", options.service), name: checkPart("name", options.name) };
   }
-  if (first === undefined) throw argumentError("ERR_INVALID_ARG_TYPE", `secrets.${method} needs an options object { service, name } or the arguments (service, name)`);
+  if (first === undefined)
+    throw argumentError("ERR_INVALID_ARG_TYPE", `secrets.${method} needs an options object { service, name } or the arguments (service, name)`);
   return { service: checkPart("service", first), name: checkPart("name", second) };
 }
 
@@ -32,7 +33,8 @@ export function readSetArguments(first: unknown, second: unknown, third: unknown
   let value = third;
   if (typeof first === "object" && first !== null) {
     const inOptions = (first as { value?: unknown }).value;
-    if (inOptions !== undefined && second !== undefined) throw argumentError("ERR_INVALID_ARG_VALUE", "the value is given twice: in the options object and as the second argument");
+    if (inOptions !== undefined && second !== undefined)
+      throw argumentError("ERR_INVALID_ARG_VALUE", "the value is given twice: in the options object and as the second argument");
     value = second !== undefined ? second : inOptions;
   }
   const bytes = checkValue(value);
@@ -42,7 +44,8 @@ export function readSetArguments(first: unknown, second: unknown, third: unknown
 export function checkPart(label: "service" | "name", part: unknown): string {
   if (typeof part !== "string") throw argumentError("ERR_INVALID_ARG_TYPE", `${label} must be a string, got ${describe(part)}`);
   if (part === "") throw argumentError("ERR_INVALID_ARG_VALUE", `${label} must not be empty`);
-  if (part.length > MAX_NAME_LENGTH) throw argumentError("ERR_INVALID_ARG_VALUE", `${label} is ${part.length} characters long; the limit is ${MAX_NAME_LENGTH}`);
+  if (part.length > MAX_NAME_LENGTH)
+    throw argumentError("ERR_INVALID_ARG_VALUE", `${label} is ${part.length} characters long; the limit is ${MAX_NAME_LENGTH}`);
   // The platform stores cut strings at a NUL: "a\0b" would silently be the entry "a".
   if (part.includes("\0")) throw argumentError("ERR_INVALID_ARG_VALUE", `${label} must not contain NUL characters (the credential store would cut it there)`);
   if (LONE_SURROGATE.test(part)) throw argumentError("ERR_INVALID_ARG_VALUE", `${label} is not well-formed Unicode (it has a lone surrogate)`);
@@ -60,7 +63,8 @@ function checkValue(value: unknown): number {
   if (bytes > MAX_VALUE_BYTES) {
     throw argumentError("ERR_INVALID_ARG_VALUE", `value is ${bytes} bytes as UTF-8; the limit on ${process.platform} is ${MAX_VALUE_BYTES} bytes`);
   }
-  if (LONE_SURROGATE.test(value)) throw argumentError("ERR_INVALID_ARG_VALUE", "value is not well-formed Unicode (it has a lone surrogate), so it could not be stored exactly");
+  if (LONE_SURROGATE.test(value))
+    throw argumentError("ERR_INVALID_ARG_VALUE", "value is not well-formed Unicode (it has a lone surrogate), so it could not be stored exactly");
   return bytes;
 }
 

@@ -6,10 +6,12 @@ export const STORE_ERRORS = {
   ERR_SECRETS_NO_BUS:
     "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset or its socket is gone): run inside a desktop session, or start a bus with `dbus-run-session -- <command>`",
   ERR_SECRETS_NO_SERVICE: "no Secret Service running on the session bus: start gnome-keyring-daemon or KeePassXC's secret service",
-  ERR_SECRETS_LOCKED: "the keyring is locked and could not be unlocked: unlock your login keyring (log in to the desktop, or run `gnome-keyring-daemon --unlock`)",
+  ERR_SECRETS_LOCKED:
+    "the keyring is locked and could not be unlocked: unlock your login keyring (log in to the desktop, or run `gnome-keyring-daemon --unlock`)",
   ERR_SECRETS_TIMEOUT: "the Secret Service did not answer in time: the keyring daemon (org.freedesktop.secrets) is not responding; restart it",
   ERR_SECRETS_UNAVAILABLE: "the credential store module (@napi-rs/keyring) could not be loaded on this platform",
-  ERR_SECRETS_AMBIGUOUS: "more than one item in the keyring matches this service and name: remove the duplicates (Linux: `secret-tool clear service <service> username <name>`), then set the value again",
+  ERR_SECRETS_AMBIGUOUS:
+    "more than one item in the keyring matches this service and name: remove the duplicates (Linux: `secret-tool clear service <service> username <name>`), then set the value again",
   ERR_SECRETS_NOT_TEXT: "the stored value is not UTF-8 text (it was stored by another program as binary data)",
   ERR_SECRETS_PLATFORM_ERROR: "the credential store failed",
 } as const;
@@ -23,7 +25,12 @@ export interface StoreFailure {
 }
 
 /** Failures that every operation waiting behind the failed one would meet too. */
-export const STORE_DOWN: ReadonlySet<StoreErrorCode> = new Set(["ERR_SECRETS_NO_BUS", "ERR_SECRETS_NO_SERVICE", "ERR_SECRETS_TIMEOUT", "ERR_SECRETS_UNAVAILABLE"]);
+export const STORE_DOWN: ReadonlySet<StoreErrorCode> = new Set([
+  "ERR_SECRETS_NO_BUS",
+  "ERR_SECRETS_NO_SERVICE",
+  "ERR_SECRETS_TIMEOUT",
+  "ERR_SECRETS_UNAVAILABLE",
+]);
 
 // Messages of keyring-rs (libdbus for entries, zbus for listing) as measured against
 // gnome-keyring; see the README's Secrets section for each situation.

@@ -19,7 +19,7 @@ const NodeResponse = globalThis.Response;
 
 export function serve(options: ServeOptions, defaults: ServeDefaults): Server {
   if (typeof options !== "object" || options === null || typeof options.fetch !== "function") {
-    throw argumentError("ERR_INVALID_ARG_TYPE", "rt.serve(options) needs a fetch(request) function, e.g. rt.serve({ fetch: () => new Response(\"hi\") })");
+    throw argumentError("ERR_INVALID_ARG_TYPE", 'rt.serve(options) needs a fetch(request) function, e.g. rt.serve({ fetch: () => new Response("hi") })');
   }
   if (options.error !== undefined && typeof options.error !== "function") {
     throw argumentError("ERR_INVALID_ARG_TYPE", `rt.serve: options.error must be a function, got ${typeof options.error}`);

@@ -10,7 +10,11 @@ type RedisModule = typeof import("./redis.js");
 const loadSql = () => require(path.join(__dirname, "sql.cjs")) as SqlModule;
 const loadRedis = () => require(path.join(__dirname, "redis.cjs")) as RedisModule;
 
-export const lazySql = () => lazyObject(() => loadSql().createSql(), function sql() {});
+export const lazySql = () =>
+  lazyObject(
+    () => loadSql().createSql(),
+    function sql() {},
+  );
 export const lazyRedis = () => lazyObject(() => loadRedis().createRedis(), Object.create(null) as object);
 
 /** --sql-preconnect / --kvstore-preconnect: connect while the program loads. */

@@ -72,7 +72,9 @@ export class TranspileCache {
         // the temp file was never created (ENOTDIR, EACCES ...): nothing to clean
       }
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      process.stderr.write(`rt: warning: transpiler cache ${this.dir} is unusable (${reason}); running uncached (${CACHE_DIR_ENV}=0 runs uncached without this warning)\n`);
+      process.stderr.write(
+        `rt: warning: transpiler cache ${this.dir} is unusable (${reason}); running uncached (${CACHE_DIR_ENV}=0 runs uncached without this warning)\n`,
+      );
     }
   }
 

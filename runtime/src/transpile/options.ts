@@ -138,21 +138,21 @@ function parseDefines(entries: readonly string[]): Record<string, string> {
     try {
       define[key] = JSON.stringify(JSON.parse(raw));
     } catch {
-      throw new UsageError(
-        `invalid --define value for ${key}: ${JSON.stringify(raw)} is not JSON (a string needs its own quotes: ${key}:'"${raw}"')`,
-      );
+      throw new UsageError(`invalid --define value for ${key}: ${JSON.stringify(raw)} is not JSON (a string needs its own quotes: ${key}:'"${raw}"')`);
     }
   }
   return define;
 }
 
 function parseDrops(entries: readonly string[]): ("console" | "debugger")[] {
-  return entries.flatMap((entry) => entry.split(",")).map((name) => {
-    if (!(DROPPABLE as readonly string[]).includes(name)) {
-      throw new UsageError(`invalid value "${name}" for --drop; valid values: ${DROPPABLE.join(", ")}`);
-    }
-    return name as "console" | "debugger";
-  });
+  return entries
+    .flatMap((entry) => entry.split(","))
+    .map((name) => {
+      if (!(DROPPABLE as readonly string[]).includes(name)) {
+        throw new UsageError(`invalid value "${name}" for --drop; valid values: ${DROPPABLE.join(", ")}`);
+      }
+      return name as "console" | "debugger";
+    });
 }
 
 function parseLoaders(entries: readonly string[]): Record<string, LoaderName> {

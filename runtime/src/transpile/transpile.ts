@@ -28,14 +28,25 @@ export interface TranspileRequest {
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
-  const seed = [RT_VERSION, ESBUILD_VERSION, settings.fingerprint, request.loader, path.basename(request.file), JSON.stringify(request.define ?? {}), request.macros?.key ?? ""];
+  const seed = [
+    RT_VERSION,
+    ESBUILD_VERSION,
+    settings.fingerprint,
+    request.loader,
+    path.basename(request.file),
+    JSON.stringify(request.define ?? {}),
+    request.macros?.key ?? "",
+  ];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
   const source = request.macros ? Buffer.from(request.macros.expand()) : request.source;
   const lowered = settings.decoratorMetadata && decoratorsLowered(request, Buffer.from(source).toString("utf8"), settings.decoratorMetadata);
-  const compiled = runEsbuild({ ...request, source: lowered ? Buffer.from(lowered.code) : source, loader: lowered?.loader ?? request.loader }, settings.esbuild);
+  const compiled = runEsbuild(
+    { ...request, source: lowered ? Buffer.from(lowered.code) : source, loader: lowered?.loader ?? request.loader },
+    settings.esbuild,
+  );
   const code = request.macros || lowered ? withOriginalSource(compiled, request.source) : compiled;
   const entry: CachedModule = { format: syntaxFormat(code), code };
   cache?.set(key, entry);

@@ -113,8 +113,7 @@ function readTsconfig(file: string): Tsconfig {
       pathsDir = dir;
     }
   }
-  const resolvedPaths: TsconfigPaths | undefined =
-    paths || baseUrl ? { base: baseUrl ?? pathsDir!, paths: paths ?? {}, baseUrl } : undefined;
+  const resolvedPaths: TsconfigPaths | undefined = paths || baseUrl ? { base: baseUrl ?? pathsDir!, paths: paths ?? {}, baseUrl } : undefined;
   return { file, compilerOptions: merged, paths: resolvedPaths };
 }
 
@@ -190,7 +189,8 @@ function wrongType(config: Record<string, unknown>): { at: (string | number)[]; 
   if (!options || typeof options !== "object" || Array.isArray(options)) return { at: ["compilerOptions"], expected: "an object" };
   const entries = options as Record<string, unknown>;
   for (const key of STRING_OPTIONS) if (key in entries && typeof entries[key] !== "string") return { at: ["compilerOptions", key], expected: "a string" };
-  for (const key of BOOLEAN_OPTIONS) if (key in entries && typeof entries[key] !== "boolean") return { at: ["compilerOptions", key], expected: "true or false" };
+  for (const key of BOOLEAN_OPTIONS)
+    if (key in entries && typeof entries[key] !== "boolean") return { at: ["compilerOptions", key], expected: "true or false" };
   const paths = entries.paths;
   if (paths === undefined) return undefined;
   if (!paths || typeof paths !== "object" || Array.isArray(paths)) return { at: ["compilerOptions", "paths"], expected: "an object of arrays of strings" };

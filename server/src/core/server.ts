@@ -111,8 +111,12 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
       return (found && feature(found)) ?? null;
     }, null);
   };
-  connection.onCompletion(({ textDocument, position }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.completion?.(document, model, position)));
-  connection.onHover(({ textDocument, position }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.hover?.(document, model, position)));
+  connection.onCompletion(({ textDocument, position }, token) =>
+    answer(textDocument, token, ({ kind, document, model }) => kind.completion?.(document, model, position)),
+  );
+  connection.onHover(({ textDocument, position }, token) =>
+    answer(textDocument, token, ({ kind, document, model }) => kind.hover?.(document, model, position)),
+  );
   connection.onCodeLens(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.codeLenses?.(document, model)));
   connection.onDocumentLinks(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.links?.(document, model, token)));
 

@@ -20,5 +20,12 @@ test("each word knows where it is written", () => {
   const script = `echo "quoted word" plain`;
   const [command] = splitCommands(script);
   for (const word of command!.words) assert.match(script.slice(word.start, word.end), new RegExp(word.text.replace(/ /g, " ")));
-  assert.deepEqual(command!.words.map((word) => [word.start, word.end]), [[0, 4], [5, 18], [19, 24]]);
+  assert.deepEqual(
+    command!.words.map((word) => [word.start, word.end]),
+    [
+      [0, 4],
+      [5, 18],
+      [19, 24],
+    ],
+  );
 });

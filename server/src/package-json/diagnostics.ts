@@ -17,8 +17,23 @@ const SOURCE = "rt";
  * whose name merely starts with pre/post (`preview`, `prettier`, `postcss`): no missing main.
  */
 const NOT_HOOKS = new Set([
-  "install", "uninstall", "publish", "publishOnly", "pack", "version", "shrinkwrap", "start", "stop", "restart", "test", "dependencies",
-  "pare", "view", "ttier", "css", "fix",
+  "install",
+  "uninstall",
+  "publish",
+  "publishOnly",
+  "pack",
+  "version",
+  "shrinkwrap",
+  "start",
+  "stop",
+  "restart",
+  "test",
+  "dependencies",
+  "pare",
+  "view",
+  "ttier",
+  "css",
+  "fix",
 ]);
 
 const NO_SINGLE_TARGET = new Set(["eval", "print", "filter", "workspaces", "parallel", "sequential"]);
@@ -38,12 +53,19 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
     if (token.isCancellationRequested) return diagnostics;
     const hook = /^(pre|post)(.+)$/.exec(script.name);
     if (hook && !names.has(hook[2]!) && !NOT_HOOKS.has(hook[2]!)) {
-      add(script.keyStart, script.keyEnd, DiagnosticSeverity.Warning, `"${script.name}" is the ${hook[1]} hook of "${hook[2]}", which is not a script here: it never runs`, "orphan-hook");
+      add(
+        script.keyStart,
+        script.keyEnd,
+        DiagnosticSeverity.Warning,
+        `"${script.name}" is the ${hook[1]} hook of "${hook[2]}", which is not a script here: it never runs`,
+        "orphan-hook",
+      );
     }
     for (const invocation of script.invocations) {
       for (const { word, shown, flag, value } of invocation.flags) {
         if (!flag) add(word.start, word.end, DiagnosticSeverity.Error, unknownFlag(shown).message, "unknown-flag");
-        else if (!commandTakes(invocation.commandName, flag)) add(word.start, word.end, DiagnosticSeverity.Error, `${misplaced(shown, flag, invocation.commandName)}: rt refuses it here`, "misplaced-flag");
+        else if (!commandTakes(invocation.commandName, flag))
+          add(word.start, word.end, DiagnosticSeverity.Error, `${misplaced(shown, flag, invocation.commandName)}: rt refuses it here`, "misplaced-flag");
         else if (value === undefined) add(word.start, word.end, DiagnosticSeverity.Error, `${shown} needs a value`, "invalid-value");
         else if (typeof value === "string" && !value.includes("$")) {
           try {
@@ -62,7 +84,12 @@ export function packageJsonDiagnostics(document: TextDocument, model: PackageJso
       const elsewhere = invocation.flags.some(({ flag }) => flag && NO_SINGLE_TARGET.has(flag.name));
       if (!target || elsewhere || target.text.includes("$") || (invocation.command && invocation.command.text !== "run")) continue;
       try {
-        resolveRunTarget(target.text, { forced: invocation.command !== undefined, ifPresent: invocation.flags.some(({ flag }) => flag?.name === "if-present"), cwd: model.dir, manifest: model.manifest });
+        resolveRunTarget(target.text, {
+          forced: invocation.command !== undefined,
+          ifPresent: invocation.flags.some(({ flag }) => flag?.name === "if-present"),
+          cwd: model.dir,
+          manifest: model.manifest,
+        });
       } catch (error) {
         if (!(error instanceof ProgramError)) throw error;
         add(target.start, target.end, DiagnosticSeverity.Error, error.message, "not-found");

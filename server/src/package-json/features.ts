@@ -6,7 +6,15 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt/flags";
 import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
-import { CompletionItemKind, MarkupKind, type CancellationToken, type CodeLens, type CompletionItem, type DocumentLink, type Hover } from "vscode-languageserver";
+import {
+  CompletionItemKind,
+  MarkupKind,
+  type CancellationToken,
+  type CodeLens,
+  type CompletionItem,
+  type DocumentLink,
+  type Hover,
+} from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { Word } from "../core/shell-words.js";
 import { rangeOf, touches } from "../core/text.js";
@@ -22,14 +30,16 @@ export interface ScriptCommandArgument {
 
 /** Lenses on the scripts rt can run (an entry whose value is not a string is not a script to rt). */
 export function scriptLenses(document: TextDocument, model: PackageJson): CodeLens[] {
-  return model.scripts.filter((script) => script.command !== undefined).flatMap((script) => {
-    const range = rangeOf(document, script.keyStart, script.keyEnd);
-    const argument: ScriptCommandArgument = { packageDir: model.dir, script: script.name };
-    return [
-      { range, command: { title: "Run Script", command: "rt.runScript", arguments: [argument] } },
-      { range, command: { title: "Debug Script", command: "rt.debugScript", arguments: [argument] } },
-    ];
-  });
+  return model.scripts
+    .filter((script) => script.command !== undefined)
+    .flatMap((script) => {
+      const range = rangeOf(document, script.keyStart, script.keyEnd);
+      const argument: ScriptCommandArgument = { packageDir: model.dir, script: script.name };
+      return [
+        { range, command: { title: "Run Script", command: "rt.runScript", arguments: [argument] } },
+        { range, command: { title: "Debug Script", command: "rt.debugScript", arguments: [argument] } },
+      ];
+    });
 }
 
 /** Flags completed by their long name, in the table's order (a one-letter flag has none). */
@@ -48,21 +58,31 @@ export function scriptCompletion(document: TextDocument, model: PackageJson, off
   if (typed.startsWith("--") && eq !== -1) {
     const flag = LONG_FLAGS.find((candidate) => candidate.name === typed.slice(2, eq));
     const valueRange = rangeOf(document, start + eq + 1, offset);
-    return (flag?.values ?? []).map((value) => ({ label: value, kind: CompletionItemKind.EnumMember, detail: flag!.help, textEdit: { range: valueRange, newText: value } }));
+    return (flag?.values ?? []).map((value) => ({
+      label: value,
+      kind: CompletionItemKind.EnumMember,
+      detail: flag!.help,
+      textEdit: { range: valueRange, newText: value },
+    }));
   }
   const afterRun = invocation.command?.text === "run" && offset > invocation.command.end;
   if (typed.startsWith("-") || !afterRun) {
     // The flags the command written takes (rt build's --outdir only after `rt build`).
     const fitting = LONG_FLAGS.filter((flag) => commandTakes(invocation.commandName, flag));
-    const flags = fitting.map((flag): CompletionItem => ({
-      label: `--${flag.name}`,
-      kind: CompletionItemKind.Property,
-      detail: flagUsage(flag),
-      documentation: flagDocumentation(flag),
-      textEdit: { range, newText: `--${flag.name}` },
-    }));
+    const flags = fitting.map(
+      (flag): CompletionItem => ({
+        label: `--${flag.name}`,
+        kind: CompletionItemKind.Property,
+        detail: flagUsage(flag),
+        documentation: flagDocumentation(flag),
+        textEdit: { range, newText: `--${flag.name}` },
+      }),
+    );
     if (typed.startsWith("-") || invocation.command) return flags;
-    return [{ label: "run", kind: CompletionItemKind.Keyword, detail: COMMANDS.run.usage, documentation: COMMANDS.run.help, textEdit: { range, newText: "run" } }, ...flags];
+    return [
+      { label: "run", kind: CompletionItemKind.Keyword, detail: COMMANDS.run.usage, documentation: COMMANDS.run.help, textEdit: { range, newText: "run" } },
+      ...flags,
+    ];
   }
   return model.scripts
     .filter((script) => script.command !== undefined && script !== found.script)
@@ -76,10 +96,12 @@ export function scriptHover(document: TextDocument, model: PackageJson, offset: 
   const flag = found?.invocation.flags.find(({ word }) => touches(offset, word.start, word.end));
   if (flag?.flag) return markdown(document, flag.word.start, flag.word.end, `\`${flagUsage(flag.flag)}\`\n\n${flagDocumentation(flag.flag)}`);
   const target = found?.invocation.target;
-  if (found && target && touches(offset, target.start, target.end)) return markdown(document, target.start, target.end, describeRtTarget(model, found.invocation, target));
+  if (found && target && touches(offset, target.start, target.end))
+    return markdown(document, target.start, target.end, describeRtTarget(model, found.invocation, target));
   for (const command of modelScript(model, offset)?.commands ?? []) {
     const program = command.words[0];
-    if (program && touches(offset, program.start, program.end) && !found) return markdown(document, program.start, program.end, describeProgram(model, program));
+    if (program && touches(offset, program.start, program.end) && !found)
+      return markdown(document, program.start, program.end, describeProgram(model, program));
   }
   return null;
 }
@@ -150,7 +172,9 @@ function describeRtTarget(model: PackageJson, invocation: RtInvocation, target: 
   const selection = workspaceSelection(invocation, model);
   if (selection && "error" in selection) return selection.error.message;
   if (selection) {
-    const runs = selection.packages.map((manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``);
+    const runs = selection.packages.map(
+      (manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``,
+    );
     return `\`${selection.script}\` runs in ${runs.length} workspace ${runs.length === 1 ? "package" : "packages"}:${runs.join("")}`;
   }
   const forced = invocation.command?.text === "run";

@@ -46,7 +46,11 @@ export function parsePackageJson(document: TextDocument): PackageJson {
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   // The first error only: the ones after it are mostly its echoes (an unterminated string
   // swallows the comma after it), and the first is the one to fix.
-  const syntaxErrors = errors.slice(0, 1).map((error) => ({ start: error.offset, end: error.offset + error.length, message: JSON_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error) }));
+  const syntaxErrors = errors.slice(0, 1).map((error) => ({
+    start: error.offset,
+    end: error.offset + error.length,
+    message: JSON_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error),
+  }));
   let manifest: Manifest | undefined;
   try {
     manifest = root?.type === "object" ? manifestFromJson(file, getNodeValue(root)) : undefined;

@@ -23,9 +23,21 @@ export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): 
     const location = model.locations.get(JSON.stringify(problem.path));
     if (!location) continue;
     if (problem.kind === "unknown-key") {
-      diagnostics.push({ range: rangeOf(document, location.keyStart, location.keyEnd), severity: DiagnosticSeverity.Warning, source: "rt", code: "unknown-key", message: unknownKeyMessage(problem.path) });
+      diagnostics.push({
+        range: rangeOf(document, location.keyStart, location.keyEnd),
+        severity: DiagnosticSeverity.Warning,
+        source: "rt",
+        code: "unknown-key",
+        message: unknownKeyMessage(problem.path),
+      });
     } else {
-      diagnostics.push({ range: rangeOf(document, location.valueStart, location.valueEnd), severity: DiagnosticSeverity.Error, source: "rt", code: "invalid-value", message: problem.message });
+      diagnostics.push({
+        range: rangeOf(document, location.valueStart, location.valueEnd),
+        severity: DiagnosticSeverity.Error,
+        source: "rt",
+        code: "invalid-value",
+        message: problem.message,
+      });
     }
   }
   // A flag set twice (`console-depth` and `consoleDepth`), which rt refuses.
@@ -41,7 +53,13 @@ export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): 
       const range = rangeOf(document, location.keyStart, location.keyEnd);
       const shown = shownPath(path);
       if (setBy.has(flag.name)) {
-        diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: "rt", code: "set-twice", message: `"${shown}" sets --${flag.name} again (already set by "${setBy.get(flag.name)}")` });
+        diagnostics.push({
+          range,
+          severity: DiagnosticSeverity.Error,
+          source: "rt",
+          code: "set-twice",
+          message: `"${shown}" sets --${flag.name} again (already set by "${setBy.get(flag.name)}")`,
+        });
       } else setBy.set(flag.name, shown);
     }
   }

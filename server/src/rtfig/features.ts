@@ -81,7 +81,11 @@ export function rtfigHover(document: TextDocument, position: Position): Hover | 
   if (!schema) return null;
   const name = path[path.length - 1]!;
   const flag = path.length === 1 || path[0] === "run" ? `\`--${kebab(name)}\`` : "";
-  const parts = [`**${path.join(".")}**${flag && schema.type !== "object" ? ` (${flag})` : ""}`, schema.description ?? "", schema.type === "object" && !schema.anyOf ? "A table" : `Expects ${expected(schema)}`];
+  const parts = [
+    `**${path.join(".")}**${flag && schema.type !== "object" ? ` (${flag})` : ""}`,
+    schema.description ?? "",
+    schema.type === "object" && !schema.anyOf ? "A table" : `Expects ${expected(schema)}`,
+  ];
   if (schema.default !== undefined) parts.push(`Default: \`${JSON.stringify(schema.default)}\``);
   return {
     contents: { kind: MarkupKind.Markdown, value: parts.filter(Boolean).join("\n\n") },

@@ -62,7 +62,13 @@ async function usesRt(folder: vscode.WorkspaceFolder): Promise<boolean> {
     if (set?.workspaceValue !== undefined || set?.workspaceFolderValue !== undefined) return true;
   }
   const root = folder.uri.fsPath;
-  if (await stat(path.join(root, "rtfig.toml")).then(() => true, () => false)) return true;
+  if (
+    await stat(path.join(root, "rtfig.toml")).then(
+      () => true,
+      () => false,
+    )
+  )
+    return true;
   try {
     const manifest = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Record<string, Record<string, unknown> | undefined>;
     const dependencies = ["dependencies", "devDependencies", "optionalDependencies"].some((field) => manifest[field]?.["rt"] !== undefined);

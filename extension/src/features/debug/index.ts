@@ -13,8 +13,16 @@ import { registerF5 } from "./f5.js";
 export function register(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, { createDebugAdapterDescriptor }),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, { provideDebugConfigurations: initialConfigurations, resolveDebugConfiguration, resolveDebugConfigurationWithSubstitutedVariables }),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, { provideDebugConfigurations: scriptConfigurations }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      provideDebugConfigurations: initialConfigurations,
+      resolveDebugConfiguration,
+      resolveDebugConfigurationWithSubstitutedVariables,
+    }),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      { provideDebugConfigurations: scriptConfigurations },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
     vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
     vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
   );
@@ -64,7 +72,10 @@ function initialConfigurations(): vscode.DebugConfiguration[] {
 }
 
 /** F5 with no launch.json (an empty configuration): debug the active editor's file. */
-function resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, configuration: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+function resolveDebugConfiguration(
+  folder: vscode.WorkspaceFolder | undefined,
+  configuration: vscode.DebugConfiguration,
+): vscode.DebugConfiguration | undefined {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
   const document = vscode.window.activeTextEditor?.document;
   if (document?.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
@@ -75,7 +86,10 @@ function resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, c
 }
 
 /** As for tasks: the rt in use comes first on PATH, so a script that calls `rt` runs the same one. */
-async function resolveDebugConfigurationWithSubstitutedVariables(_folder: vscode.WorkspaceFolder | undefined, configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
+async function resolveDebugConfigurationWithSubstitutedVariables(
+  _folder: vscode.WorkspaceFolder | undefined,
+  configuration: vscode.DebugConfiguration,
+): Promise<vscode.DebugConfiguration> {
   if (configuration.request !== "launch") return configuration;
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   if (env["PATH"] !== undefined) return configuration;

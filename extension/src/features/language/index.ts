@@ -25,7 +25,12 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   const { LanguageClient, TransportKind } = require("./language-client.cjs") as typeof import("./client.js");
   const module = path.join(context.extensionPath, LAYOUT.serverMain);
   const server = { module, transport: TransportKind.ipc };
-  client = new LanguageClient("rt", "rt Language Server", { run: server, debug: server }, { documentSelector: SELECTOR, outputChannelName: "rt Language Server" });
+  client = new LanguageClient(
+    "rt",
+    "rt Language Server",
+    { run: server, debug: server },
+    { documentSelector: SELECTOR, outputChannelName: "rt Language Server" },
+  );
   try {
     await client.start();
     output().info(`language server started: ${module}`);

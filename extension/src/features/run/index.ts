@@ -8,10 +8,7 @@ import { fileTarget, scriptTarget } from "../../target.js";
 import { fileTask, scriptTask } from "../tasks/task.js";
 
 export function register(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.runFile.id, runFile),
-    vscode.commands.registerCommand(COMMANDS.runScript.id, runScript),
-  );
+  context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.runFile.id, runFile), vscode.commands.registerCommand(COMMANDS.runScript.id, runScript));
 }
 
 /** Returns the task's execution (undefined if nothing ran), so callers can follow it. */

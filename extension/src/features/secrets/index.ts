@@ -49,7 +49,14 @@ export function register(context: vscode.ExtensionContext): void {
   );
 }
 
-const requiredPart = (what: string) => (text: string) => (text.length === 0 ? `The ${what} cannot be empty` : text.length > 255 ? `The ${what} is longer than 255 characters` : text.includes("\0") ? `The ${what} cannot contain NUL` : undefined);
+const requiredPart = (what: string) => (text: string) =>
+  text.length === 0
+    ? `The ${what} cannot be empty`
+    : text.length > 255
+      ? `The ${what} is longer than 255 characters`
+      : text.includes("\0")
+        ? `The ${what} cannot contain NUL`
+        : undefined;
 
 async function ask(answer: string | undefined, options: vscode.InputBoxOptions): Promise<string | undefined> {
   return answer ?? vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
@@ -62,9 +69,21 @@ async function confirm(answer: boolean | undefined, message: string, action: str
 
 /** Stores a new secret (the value is typed masked) and tracks its service in this workspace. */
 async function add(tree: SecretsTree, node: SecretsNode | undefined, answers: SecretAnswers): Promise<boolean> {
-  const service = node?.service ?? (await ask(answers.service, { title: "Add Secret (1/3)", prompt: "Service (the app or tool the secret belongs to)", placeHolder: "my-cli", validateInput: requiredPart("service") }));
+  const service =
+    node?.service ??
+    (await ask(answers.service, {
+      title: "Add Secret (1/3)",
+      prompt: "Service (the app or tool the secret belongs to)",
+      placeHolder: "my-cli",
+      validateInput: requiredPart("service"),
+    }));
   if (!service) return false;
-  const name = await ask(answers.name, { title: "Add Secret (2/3)", prompt: `Account name for service "${service}"`, placeHolder: "alice", validateInput: requiredPart("name") });
+  const name = await ask(answers.name, {
+    title: "Add Secret (2/3)",
+    prompt: `Account name for service "${service}"`,
+    placeHolder: "alice",
+    validateInput: requiredPart("name"),
+  });
   if (!name) return false;
   const value = await ask(answers.value, { title: "Add Secret (3/3)", prompt: `Value for ${name} (${service})`, password: true });
   if (value === undefined) return false;
@@ -123,7 +142,12 @@ async function remove(tree: SecretsTree, node: SecretsNode | undefined, answers:
 }
 
 async function track(tree: SecretsTree, _node: SecretsNode | undefined, answers: SecretAnswers): Promise<boolean> {
-  const service = await ask(answers.service, { title: "Track a Service", prompt: "Service whose accounts the panel lists", placeHolder: "my-cli", validateInput: requiredPart("service") });
+  const service = await ask(answers.service, {
+    title: "Track a Service",
+    prompt: "Service whose accounts the panel lists",
+    placeHolder: "my-cli",
+    validateInput: requiredPart("service"),
+  });
   if (!service) return false;
   const scope =
     answers.scope ??

@@ -28,7 +28,10 @@ export class TrackedServices {
 
   async untrack(service: string): Promise<void> {
     for (const scope of ["workspace", "global"] as const) {
-      await this.memento(scope).update(KEY, this.read(scope).filter((tracked) => tracked !== service));
+      await this.memento(scope).update(
+        KEY,
+        this.read(scope).filter((tracked) => tracked !== service),
+      );
     }
   }
 

@@ -7,7 +7,9 @@ import type { TrackedServices, TrackScope } from "./tracked.js";
 /** Listed to check the store when no service is tracked (an unused name: it has no accounts). */
 const PROBE_SERVICE = "rt-vscode-store-check";
 
-export type SecretsNode = { readonly kind: "service"; readonly service: string; readonly scopes: readonly TrackScope[] } | { readonly kind: "account"; readonly service: string; readonly name: string };
+export type SecretsNode =
+  | { readonly kind: "service"; readonly service: string; readonly scopes: readonly TrackScope[] }
+  | { readonly kind: "account"; readonly service: string; readonly name: string };
 
 export class SecretsTree implements vscode.TreeDataProvider<SecretsNode> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -40,7 +42,7 @@ export class SecretsTree implements vscode.TreeDataProvider<SecretsNode> {
     if (node.kind !== "service") return [];
     const listed = this.listed.get(node.service);
     this.listed.delete(node.service);
-    return (listed ?? (await this.accounts(node.service))) ?? [];
+    return listed ?? (await this.accounts(node.service)) ?? [];
   }
 
   getTreeItem(node: SecretsNode): vscode.TreeItem {

@@ -42,7 +42,9 @@ export async function provideTasks(): Promise<vscode.Task[]> {
   const executable = await runtimeExecutable();
   const folders = vscode.workspace.workspaceFolders ?? [];
   const perFolder = await Promise.all(
-    folders.map(async (folder) => (await scriptsOf(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command))),
+    folders.map(async (folder) =>
+      (await scriptsOf(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command)),
+    ),
   );
   const tasks = perFolder.flat();
   output().debug(`listed ${tasks.length} rt tasks in ${folders.length} folder(s) in ${Math.round(performance.now() - started)} ms`);

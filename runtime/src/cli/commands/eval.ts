@@ -51,5 +51,6 @@ export function printCode(code: string, invocation: Invocation): Promise<void> {
 
 /** --hot re-executes the modules of a file; inline code has none to edit. */
 function refuseHot({ values }: Invocation): void {
-  if (values.hot === true) throw new UsageError("--hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)");
+  if (values.hot === true)
+    throw new UsageError("--hot reloads the modules of a file: give a file to run, not --eval, --print or stdin (--watch works with them)");
 }

@@ -71,11 +71,18 @@ export async function runScripts(parsed: ParsedArgs, invocation: Invocation): Pr
   }
   const elideLines = values["elide-lines"] ?? flagDefault("elide-lines");
   const reporter = several ? foremanReporter(tasks) : isTerminal(1) ? liveReporter(elideLines) : prefixedReporter();
-  exitWith(await runTasks(values.sequential ? dependencyOrder(tasks) : tasks, scriptSettings(values, invocation.cacheRoot), {
-    sequential: values.sequential === true,
-    stopOnFailure: several && values["no-exit-on-error"] !== true,
-    interrupt: values.parallel === true,
-  }, reporter));
+  exitWith(
+    await runTasks(
+      values.sequential ? dependencyOrder(tasks) : tasks,
+      scriptSettings(values, invocation.cacheRoot),
+      {
+        sequential: values.sequential === true,
+        stopOnFailure: several && values["no-exit-on-error"] !== true,
+        interrupt: values.parallel === true,
+      },
+      reporter,
+    ),
+  );
 }
 
 /** The packages a run or a listing covers: --filter/--workspaces ones, else the cwd's package. */

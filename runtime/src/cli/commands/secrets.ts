@@ -26,7 +26,11 @@ const SUBCOMMANDS = {
 } as const satisfies Record<string, SubcommandSpec>;
 type Subcommand = keyof typeof SUBCOMMANDS;
 
-const USAGE = "rt secrets " + Object.keys(SUBCOMMANDS).map((name) => usage(name as Subcommand, false)).join(" | ");
+const USAGE =
+  "rt secrets " +
+  Object.keys(SUBCOMMANDS)
+    .map((name) => usage(name as Subcommand, false))
+    .join(" | ");
 
 export function secretsCommand(subcommand: string | undefined, args: readonly string[], parsed: ParsedArgs): Promise<void> {
   const known = subcommand !== undefined && Object.hasOwn(SUBCOMMANDS, subcommand) ? (subcommand as Subcommand) : undefined;
@@ -42,10 +46,14 @@ export function secretsCommand(subcommand: string | undefined, args: readonly st
   }
   if (known === "set" && args.length > expected.length) {
     // The extra argument is most likely the value: never repeat it.
-    throw new UsageError("rt secrets set takes the value from stdin or a prompt, never from the command line (other users can see it in `ps`): printf '%s' \"$VALUE\" | rt secrets set <service> <name>");
+    throw new UsageError(
+      "rt secrets set takes the value from stdin or a prompt, never from the command line (other users can see it in `ps`): printf '%s' \"$VALUE\" | rt secrets set <service> <name>",
+    );
   }
   if (args.length !== expected.length) {
-    throw new UsageError(`rt secrets ${known} takes ${expected.map((name) => `<${name}>`).join(" ")}, got ${args.length} argument${args.length === 1 ? "" : "s"}`);
+    throw new UsageError(
+      `rt secrets ${known} takes ${expected.map((name) => `<${name}>`).join(" ")}, got ${args.length} argument${args.length === 1 ? "" : "s"}`,
+    );
   }
   const options = { json: parsed.values.json === true, allowEmpty: parsed.values["allow-empty"] === true };
   return run(known, args[0]!, args[1]!, options).catch(userFacing);
@@ -65,7 +73,9 @@ function subcommandHelp(subcommand: Subcommand): string {
 }
 
 function secretsHelp(): string {
-  const rows = Object.entries(SUBCOMMANDS).map(([name, { help }]) => `  rt secrets ${usage(name as Subcommand).padEnd(40)}${help.split(". ")[0]!.replace(/\.$/, "")}`);
+  const rows = Object.entries(SUBCOMMANDS).map(
+    ([name, { help }]) => `  rt secrets ${usage(name as Subcommand).padEnd(40)}${help.split(". ")[0]!.replace(/\.$/, "")}`,
+  );
   return `Usage: rt secrets <subcommand> ...\n\nCredentials in the OS credential store. A value never comes from the command line.\n\n${rows.join("\n")}\n\nrt secrets <subcommand> --help shows one subcommand's help.\n`;
 }
 
@@ -105,7 +115,8 @@ function writeOut(text: string): Promise<void> {
   const stdout = process.stdout;
   return new Promise((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException): void => {
-      const reason = error.code === "EPIPE" ? "the reader closed the pipe" : error.code === "ENOSPC" ? "no space left on the device" : (error.code ?? error.message);
+      const reason =
+        error.code === "EPIPE" ? "the reader closed the pipe" : error.code === "ENOSPC" ? "no space left on the device" : (error.code ?? error.message);
       reject(new ProgramError(`could not write to stdout: ${reason}`, "ERR_SECRETS_OUTPUT"));
     };
     stdout.once("error", fail);

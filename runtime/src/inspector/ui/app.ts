@@ -76,7 +76,10 @@ cdp.on("Debugger.scriptParsed", async (params: { scriptId: string; url: string; 
   scripts.set(params.scriptId, script);
   await restoreBreakpoints(script);
   const item = document.createElement("li");
-  item.textContent = decodeURIComponent(params.url.replace(/^file:\/\//, "")).split("/").slice(-2).join("/");
+  item.textContent = decodeURIComponent(params.url.replace(/^file:\/\//, ""))
+    .split("/")
+    .slice(-2)
+    .join("/");
   item.title = params.url;
   item.dataset.url = params.url;
   item.onclick = () => show(script);
@@ -200,7 +203,11 @@ async function showScopes(frame: CallFrame): Promise<void> {
 }
 
 async function propertyTree(objectId: string): Promise<HTMLElement> {
-  const { result } = await cdp.send<{ result: { name: string; value?: RemoteObject }[] }>("Runtime.getProperties", { objectId, ownProperties: true, generatePreview: false });
+  const { result } = await cdp.send<{ result: { name: string; value?: RemoteObject }[] }>("Runtime.getProperties", {
+    objectId,
+    ownProperties: true,
+    generatePreview: false,
+  });
   const list = document.createElement("ul");
   list.className = "tree";
   for (const property of result) {
@@ -255,7 +262,10 @@ consoleInput.addEventListener("keydown", async (event) => {
   log(`> ${expression}`, "input");
   try {
     const { result, exceptionDetails } = pausedFrame
-      ? await cdp.send<{ result: RemoteObject; exceptionDetails?: unknown }>("Debugger.evaluateOnCallFrame", { callFrameId: pausedFrame.callFrameId, expression })
+      ? await cdp.send<{ result: RemoteObject; exceptionDetails?: unknown }>("Debugger.evaluateOnCallFrame", {
+          callFrameId: pausedFrame.callFrameId,
+          expression,
+        })
       : await cdp.send<{ result: RemoteObject; exceptionDetails?: unknown }>("Runtime.evaluate", { expression, replMode: true });
     log(describe(result), exceptionDetails ? "error" : "result");
   } catch (error) {
@@ -289,5 +299,4 @@ if (target) {
     .then((info: { internal: string[] }) => (internalPrefixes = info.internal))
     .catch(() => {})
     .finally(() => cdp.connect());
-}
-else setStatus("No target: open the link rt printed (…/#host:port/id)");
+} else setStatus("No target: open the link rt printed (…/#host:port/id)");

@@ -91,7 +91,8 @@ export function liveReporter(elideLines: number): Reporter {
 
 /** How many running steps, and how many lines of each, fit in `rows` (each also takes a header and a status row). */
 function fitLive(entries: readonly Entry[], linesEach: number, rows: number): { entries: readonly Entry[]; linesEach: number; more: number } {
-  const height = (each: number, list: readonly Entry[]) => list.reduce((sum, entry) => sum + 2 + Math.min(entry.lines.length, each) + (entry.lines.length > each ? 1 : 0), 0);
+  const height = (each: number, list: readonly Entry[]) =>
+    list.reduce((sum, entry) => sum + 2 + Math.min(entry.lines.length, each) + (entry.lines.length > each ? 1 : 0), 0);
   let each = linesEach;
   while (each > 0 && height(each, entries) > rows) each = Math.min(each, Math.max(...entries.map((e) => e.lines.length))) - 1;
   if (height(each, entries) <= rows) return { entries, linesEach: each, more: 0 };

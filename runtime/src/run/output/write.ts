@@ -23,7 +23,9 @@ export function writeFully(fd: 1 | 2, text: string): void {
       if (code !== "EAGAIN") throw error;
       // Non-blocking (a parent made the descriptor so): the stream waits until it is writable.
       queued.add(fd);
-      stream().on("error", () => {}).write(bytes);
+      stream()
+        .on("error", () => {})
+        .write(bytes);
       return;
     }
   }
