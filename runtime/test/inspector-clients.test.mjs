@@ -64,7 +64,7 @@ describe("node inspect", () => {
     const backtrace = await debug.type("bt", /#1 /);
     assert.match(backtrace, /#0 greet \S*plain\.js:3:\d+\n#1 \(anonymous\) \S*plain\.js:6:\d+\n/);
     assert.doesNotMatch(backtrace, /cli\.cjs|rt\.cjs|runtime\/dist|runtime\/bin/, "rt's own frames are off the stack");
-    assert.match(await debug.type("exec name", /'plain'/), /^'plain'$/m);
+    assert.match(await debug.type("exec name", /'plain'/), /(?:^|debug> )'plain'$/m);
     await debug.type("cont");
     // The end: rt prints Node's line and keeps the session, which still evaluates.
     await until(() => run.output.stderr.endsWith(WAITING_FOR_DISCONNECT), "rt's waiting line", () => run.output.stderr);
