@@ -94,6 +94,8 @@ suite("debugger", () => {
       assert.deepEqual(await topFrame(child), ["threads-child.ts", inChild.line]);
       await child.session.customRequest("continue", { threadId: child.body.threadId });
       await eventually(() => follow.output().includes("threads done"), "the program's end", 60_000);
+      // The sessions end with the program: the next test's session starts on an idle debugger.
+      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 60_000);
     } finally {
       follow.dispose();
       vscode.debug.removeBreakpoints([inWorker.breakpoint, inChild.breakpoint]);
