@@ -11,6 +11,7 @@ import { describe, test } from "node:test";
 import { WAITING_FOR_DISCONNECT, startInspected } from "./cdp.mjs";
 import { FIXTURES, REPO, skipUnlessCI, tempDir } from "./rt.mjs";
 import { freePort } from "../../test/support/servers.mjs";
+import { CHROMIUM_ARGS } from "../../test/support/chromium.mjs";
 
 const DIR = path.join(FIXTURES, "inspector");
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file));
@@ -193,16 +194,7 @@ describe("Chrome's DevTools frontend (as Chromium serves it)", () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        `--remote-debugging-port=${chromiumPort}`,
-      ],
+      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${chromiumPort}`],
     });
     t.after(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { startInspected } from "./cdp.mjs";
 import { FIXTURES, REPO, skipUnlessCI, tempDir } from "./rt.mjs";
+import { CHROMIUM_ARGS } from "../../test/support/chromium.mjs";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file));
 const ARTIFACTS = path.join(REPO, "test", ".artifacts");
@@ -21,15 +22,7 @@ async function openDebugger(t, run) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   t.after(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

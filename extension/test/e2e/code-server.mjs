@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../../test/support/servers.mjs";
+import { CHROMIUM_ARGS } from "../../../test/support/chromium.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const EXTENSION = path.resolve(HERE, "../..");
@@ -127,16 +128,7 @@ export async function openBrowser(profile, { viewport = { width: 1400, height: 9
     headless: true,
     viewport,
     permissions: ["clipboard-read", "clipboard-write"],
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    args: [...CHROMIUM_ARGS, "--disable-dev-shm-usage"],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page };
