@@ -22,8 +22,20 @@ export class DapClient {
     return client;
   }
 
-  constructor(child) {
+  /**
+   * The adapter in this process, as VS Code runs it (an inline adapter): `adapter` is the loaded
+   * package (dist/index.cjs), so the test shares its state (a program started ahead of a launch).
+   */
+  static inProcess(t, adapter, options = {}) {
+    const session = new adapter.RtDebugSession(options);
+    const client = new DapClient(undefined, session);
+    t?.after(() => client.close());
+    return client;
+  }
+
+  constructor(child, session) {
     this.child = child;
+    this.session = session;
     this.seq = 1;
     this.pending = new Map();
     this.events = [];
@@ -34,6 +46,10 @@ export class DapClient {
     this.childWaiters = [];
     this.breakpoints = {};
     this.adapterStderr = "";
+    if (session) {
+      session.onDidSendMessage((message) => this.receive(message));
+      return;
+    }
     let buffer = Buffer.alloc(0);
     child.stderr.on("data", (chunk) => (this.adapterStderr += chunk));
     child.stdout.on("data", (chunk) => {
@@ -81,6 +97,7 @@ export class DapClient {
   }
 
   send(message) {
+    if (this.session) return this.session.handleMessage({ seq: this.seq++, ...message });
     const json = JSON.stringify({ seq: this.seq++, ...message });
     this.child.stdin.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
   }
@@ -88,14 +105,16 @@ export class DapClient {
   /** Sends a request; resolves with the whole response (success or not). */
   raw(command, args, timeout = 40_000) {
     const seq = this.seq;
-    this.send({ type: "request", command, arguments: args });
-    return new Promise((resolve, reject) => {
+    // Registered first: an adapter in this process may answer within send().
+    const answered = new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer to ${command} within ${timeout} ms\n${this.adapterStderr}`)), timeout);
       this.pending.set(seq, (response) => {
         clearTimeout(timer);
         resolve(response);
       });
     });
+    this.send({ type: "request", command, arguments: args });
+    return answered;
   }
 
   /** Sends a request; resolves with its body, throws with the adapter's message on failure. */
@@ -188,7 +207,11 @@ export class DapClient {
   close() {
     for (const { session } of this.children) session.close();
     for (const terminal of this.terminals) terminal.process.kill("SIGKILL");
-    if (this.child.exitCode === null) {
+    if (this.session) {
+      this.raw("disconnect", { terminateDebuggee: true }, 5000)
+        .catch(() => {})
+        .finally(() => this.session.dispose());
+    } else if (this.child.exitCode === null) {
       this.raw("disconnect", { terminateDebuggee: true }, 5000)
         .catch(() => {})
         .finally(() => this.child.kill());

@@ -5,6 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { CdpConnection, trace } from "../cdp/connection.js";
 import type { LaunchArguments } from "../configuration.js";
 import { NotifyChannel, planLaunch, spawnRt, terminateProcess, type Announcement, type LaunchPlan } from "./launch.js";
+import { claimPrelaunched } from "./prelaunch.js";
 import { withTimeout } from "../timeout.js";
 import { hangUp, type DebugTarget, type TargetEvents } from "./target.js";
 
@@ -42,13 +43,13 @@ export class LaunchedProgram implements DebugTarget {
 
   async start(): Promise<void> {
     trace?.("launch requested");
-    const run: Run = { plan: planLaunch(this.args, this.defaultRuntime), ended: false };
+    const started = await claimPrelaunched(this.args, this.defaultRuntime);
+    const run: Run = { plan: started?.plan ?? planLaunch(this.args, this.defaultRuntime), ended: false };
     this.run = run;
     const { plan } = run;
-    if (plan.notifyPath) {
-      run.notify = await NotifyChannel.open(plan.notifyPath);
-      run.notify.onChild((announcement) => this.events.child(announcement));
-    }
+    if (started) run.notify = started.notify;
+    else if (plan.notifyPath) run.notify = await NotifyChannel.open(plan.notifyPath);
+    run.notify?.onChild((announcement) => this.events.child(announcement));
     let giveUp!: (reason: string) => void;
     const gaveUp = new Promise<string>((resolve) => (giveUp = resolve));
     if (this.args.console === "integratedTerminal") {
@@ -56,7 +57,8 @@ export class LaunchedProgram implements DebugTarget {
       if (processId) run.pid = processId;
       if (this.args.noDebug) return;
     } else {
-      this.spawn(run, giveUp);
+      if (!started) trace?.(`starting ${plan.executable} ${plan.args.join(" ")}`);
+      this.follow(run, started?.child ?? spawnRt(plan), giveUp);
     }
     if (this.args.noDebug || !run.notify) return;
     const timer = setTimeout(() => giveUp(`rt did not report its debugger address within ${ANNOUNCE_TIMEOUT_MS / 1000} s`), ANNOUNCE_TIMEOUT_MS);
@@ -106,10 +108,9 @@ export class LaunchedProgram implements DebugTarget {
     if (run?.child && !run.ended) run.child.kill("SIGKILL");
   }
 
-  private spawn(run: Run, giveUp: (reason: string) => void): void {
+  /** Forwards the process's output and reports its end (output it wrote before this is still in the pipes). */
+  private follow(run: Run, child: ChildProcess, giveUp: (reason: string) => void): void {
     const { plan } = run;
-    trace?.(`starting ${plan.executable} ${plan.args.join(" ")}`);
-    const child = spawnRt(plan);
     run.child = child;
     run.pid = child.pid;
     let stderrTail = "";

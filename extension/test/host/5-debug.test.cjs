@@ -117,6 +117,51 @@ suite("debugger", () => {
     );
   });
 
+  test("Debug File saves the edited files first, as debug.saveBeforeStart says (and leaves them when it says none)", async () => {
+    const dir = folder("app").uri.fsPath;
+    const dependency = vscode.Uri.file(path.join(dir, "saves-value.ts"));
+    const entry = vscode.Uri.file(path.join(dir, "saves.ts"));
+    const debugEntry = async () => {
+      const follow = followSession();
+      try {
+        assert.equal(await vscode.commands.executeCommand("rt.debugFile", entry), true, "the session started");
+        await follow.started;
+        await follow.terminated;
+        return follow.seen.output;
+      } finally {
+        follow.dispose();
+      }
+    };
+    /** Edits saves-value.ts in its editor (left unsaved), then goes back to saves.ts. */
+    const edit = async (text) => {
+      const editor = await vscode.window.showTextDocument(dependency);
+      const whole = new vscode.Range(0, 0, editor.document.lineCount, 0);
+      await editor.edit((builder) => builder.replace(whole, `export const value: string = "${text}";\n`));
+      await eventually(() => editor.document.isDirty, "the edited file to be dirty");
+      await vscode.window.showTextDocument(entry);
+      return editor.document;
+    };
+    const setSaveBeforeStart = async (value) => {
+      await vscode.workspace.getConfiguration("debug").update("saveBeforeStart", value, vscode.ConfigurationTarget.Workspace);
+      await eventually(() => vscode.workspace.getConfiguration("debug").inspect("saveBeforeStart").workspaceValue === value, `saveBeforeStart ${value}`);
+    };
+    try {
+      const edited = await edit("edited");
+      assert.match(await debugEntry(), /value: edited/, "the program ran the edited file");
+      assert.match(readFileSync(dependency.fsPath, "utf8"), /"edited"/, "the edited file was saved");
+      await eventually(() => !edited.isDirty, "the editor to show the file saved");
+
+      await setSaveBeforeStart("none");
+      const unsaved = await edit("not saved");
+      assert.match(await debugEntry(), /value: edited/, "with saveBeforeStart none the program reads the file as on disk");
+      assert.equal(unsaved.isDirty, true, "with saveBeforeStart none the edit stays unsaved");
+    } finally {
+      await setSaveBeforeStart(undefined);
+      await vscode.window.showTextDocument(dependency);
+      await vscode.commands.executeCommand("workbench.action.files.revert");
+    }
+  });
+
   test("Debug Script for a folder without package.json starts nothing", async () => {
     const started = await vscode.commands.executeCommand("rt.debugScript", { packageDir: folder("empty").uri.fsPath, script: "nothing" });
     assert.equal(started, false);
