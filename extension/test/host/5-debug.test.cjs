@@ -141,24 +141,27 @@ suite("debugger", () => {
       await vscode.window.showTextDocument(entry);
       return editor.document;
     };
-    const setSaveBeforeStart = async (value) => {
-      await vscode.workspace.getConfiguration("debug").update("saveBeforeStart", value, vscode.ConfigurationTarget.Workspace);
-      await eventually(() => vscode.workspace.getConfiguration("debug").inspect("saveBeforeStart").workspaceValue === value, `saveBeforeStart ${value}`);
+    const setting = async (section, name, value) => {
+      await vscode.workspace.getConfiguration(section).update(name, value, vscode.ConfigurationTarget.Workspace);
+      await eventually(() => vscode.workspace.getConfiguration(section).inspect(name).workspaceValue === value, `${section}.${name} ${value}`);
     };
+    // In a browser VS Code saves edits after a second by default (files.autoSave): off, as on the desktop.
+    await setting("files", "autoSave", "off");
     try {
       const edited = await edit("edited");
       assert.match(await debugEntry(), /value: edited/, "the program ran the edited file");
       assert.match(readFileSync(dependency.fsPath, "utf8"), /"edited"/, "the edited file was saved");
       await eventually(() => !edited.isDirty, "the editor to show the file saved");
 
-      await setSaveBeforeStart("none");
+      await setting("debug", "saveBeforeStart", "none");
       const unsaved = await edit("not saved");
       assert.match(await debugEntry(), /value: edited/, "with saveBeforeStart none the program reads the file as on disk");
       assert.equal(unsaved.isDirty, true, "with saveBeforeStart none the edit stays unsaved");
     } finally {
-      await setSaveBeforeStart(undefined);
       await vscode.window.showTextDocument(dependency);
       await vscode.commands.executeCommand("workbench.action.files.revert");
+      await setting("debug", "saveBeforeStart", undefined);
+      await setting("files", "autoSave", undefined);
     }
   });
 

@@ -76,39 +76,43 @@ function initialConfigurations(): vscode.DebugConfiguration[] {
   ];
 }
 
-/** F5 with no launch.json (an empty configuration): debug the active editor's file. */
-function resolveDebugConfiguration(
+/** F5 with no launch.json (an empty configuration): debug the active editor's file (known now: it starts now). */
+async function resolveDebugConfiguration(
   folder: vscode.WorkspaceFolder | undefined,
   configuration: vscode.DebugConfiguration,
-): vscode.DebugConfiguration | undefined {
+): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
   const document = vscode.window.activeTextEditor?.document;
   if (document?.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
     void vscode.window.showErrorMessage(`rt: with no launch.json, F5 debugs the active file: open a ${RUNNABLE_EXTENSIONS.join(", ")} file first.`);
     return undefined;
   }
-  return fileConfiguration(document.uri.fsPath, folder ?? vscode.workspace.getWorkspaceFolder(document.uri));
+  return readyToLaunch(fileConfiguration(document.uri.fsPath, folder ?? vscode.workspace.getWorkspaceFolder(document.uri)));
 }
 
-/**
- * The last step before VS Code starts the adapter: the program can start now (see startSession),
- * and the rt in use comes first on PATH, as for tasks, so a script that calls `rt` runs the same one.
- */
-async function resolveDebugConfigurationWithSubstitutedVariables(
+/** The last step before VS Code starts the adapter (for launch.json's configurations, after `${…}` are replaced). */
+function resolveDebugConfigurationWithSubstitutedVariables(
   _folder: vscode.WorkspaceFolder | undefined,
   configuration: vscode.DebugConfiguration,
 ): Promise<vscode.DebugConfiguration> {
-  const resolved = await withRuntimeOnPath(configuration);
-  adapterModule().prelaunch(resolved, await runtimeExecutable());
-  return resolved;
+  return readyToLaunch(configuration);
 }
 
-async function withRuntimeOnPath(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
+/**
+ * A configuration as the adapter will get it, its program started ahead (see startSession) unless
+ * a preLaunchTask (which VS Code runs after this) may write what rt reads as it starts. A launch
+ * has the rt in use first on PATH, as tasks do, so a script that calls `rt` runs the same one.
+ */
+async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
   if (configuration.request !== "launch") return configuration;
-  const env = (configuration["env"] ?? {}) as Record<string, string | null>;
-  if (env["PATH"] !== undefined) return configuration;
   const executable = await runtimeExecutable();
-  return { ...configuration, env: { ...env, PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` } };
+  const env = (configuration["env"] ?? {}) as Record<string, string | null>;
+  const ready =
+    env["PATH"] !== undefined
+      ? configuration
+      : { ...configuration, env: { ...env, PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` } };
+  if (!configuration["preLaunchTask"]) adapterModule().prelaunch(ready, executable);
+  return ready;
 }
 
 /** "Debug: Select and Start Debugging" → rt: one configuration per script of the folder's packages. */
@@ -125,7 +129,7 @@ async function debugFile(resource?: unknown): Promise<boolean> {
   const file = await fileTarget(resource);
   if (!file) return false;
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
-  return startSession(folder, await withRuntimeOnPath(fileConfiguration(file, folder)));
+  return startSession(folder, fileConfiguration(file, folder));
 }
 
 async function debugScript(argument?: unknown): Promise<boolean> {
@@ -147,9 +151,7 @@ async function startSession(folder: vscode.WorkspaceFolder | undefined, configur
   if (saveBeforeStart !== "none" && vscode.workspace.textDocuments.some((document) => document.isDirty && !document.isUntitled)) {
     await vscode.workspace.saveAll(false);
   }
-  const adapter = adapterModule();
-  adapter.prelaunch(configuration, await runtimeExecutable());
-  const started = await vscode.debug.startDebugging(folder, configuration, { suppressSaveBeforeStart: true });
-  if (!started) adapter.discardPrelaunched();
+  const started = await vscode.debug.startDebugging(folder, await readyToLaunch(configuration), { suppressSaveBeforeStart: true });
+  if (!started) adapterModule().discardPrelaunched();
   return started;
 }
