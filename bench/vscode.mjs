@@ -3,7 +3,9 @@
 //   activation (load + activate)                       target <= 150 ms   (one value per window)
 //   task list, 50-package monorepo + 2 folders: rt vs the built-in npm task provider   <= 500 ms
 //   F5 -> first breakpoint in a small .ts: rt's debugger vs VS Code's JavaScript debugger
-//   running the same file on Node 24                                               <= 2 s
+//   running the same file on Node 24                                  <= 2 s (<= 0.7 s, issue 23)
+//   Debug File -> first breakpoint (the title button; F5's keybinding where rt is used), against
+//   the same JavaScript-debugger round                                         <= 1 s (issue 23)
 // Usage: node bench/vscode.mjs [--runs N (rounds per window, default 10)] [--windows W (default 3)]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,4 +60,9 @@ console.log(`first (cold) rt task list of each window: ${coldTasks.join(", ")} m
 for (const [name, list] of Object.entries(rows))
   console.log(`${name.padEnd(10)} median ${ms(median(list)).padStart(8)}   min ${ms(Math.min(...list))}   max ${ms(Math.max(...list))}`);
 console.log(`tasks: rt / npm per-round ratio median ${median(ratios("tasks rt", "tasks npm")).toFixed(2)}x (target: rt <= 500 ms)`);
-console.log(`F5 -> breakpoint: rt / node per-round ratio median ${median(ratios("F5 rt", "F5 node")).toFixed(2)}x (target: rt <= 2000 ms)`);
+console.log(
+  `F5 -> breakpoint: rt / node per-round ratio median ${median(ratios("F5 rt", "F5 node")).toFixed(2)}x (target: rt <= 2000 ms; <= 700 ms, issue 23)`,
+);
+console.log(
+  `Debug File -> breakpoint: rt / node's F5 per-round ratio median ${median(ratios("DebugFile rt", "F5 node")).toFixed(2)}x (target: rt <= 1000 ms, issue 23)`,
+);
