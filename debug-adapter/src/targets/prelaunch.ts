@@ -6,7 +6,7 @@
 // it asks for the same start; otherwise (another configuration, no session after all) it is ended.
 import type { ChildProcess } from "node:child_process";
 import { trace } from "../cdp/connection.js";
-import type { LaunchArguments } from "../configuration.js";
+import { LAUNCH_ATTRIBUTES, type LaunchArguments } from "../configuration.js";
 import { NotifyChannel, planLaunch, spawnRt, type LaunchPlan } from "./launch.js";
 
 /** How long a started program waits for its session before it is ended. */
@@ -29,24 +29,14 @@ interface Pending {
 
 let pending: Pending | undefined;
 
-/** What decides how rt is started: two launches with the same key start the same command. */
+const LAUNCH_ATTRIBUTE_NAMES = Object.keys(LAUNCH_ATTRIBUTES) as (keyof typeof LAUNCH_ATTRIBUTES)[];
+
+/**
+ * Two launches with the same key start the same command: every launch attribute of the one table
+ * (both sides come from the same configuration, so attributes applied after the start match too).
+ */
 function startKey(args: LaunchArguments, defaultRuntime: string | undefined): string {
-  const { program, script, args: programArgs, cwd, env, envFile, runtimeExecutable, runtimeArgs, watchMode, console, noDebug, autoAttachChildProcesses } = args;
-  return JSON.stringify([
-    defaultRuntime,
-    program,
-    script,
-    programArgs,
-    cwd,
-    env,
-    envFile,
-    runtimeExecutable,
-    runtimeArgs,
-    watchMode,
-    console,
-    noDebug,
-    autoAttachChildProcesses,
-  ]);
+  return JSON.stringify([defaultRuntime, ...LAUNCH_ATTRIBUTE_NAMES.map((name) => args[name])]);
 }
 
 /**
@@ -56,7 +46,7 @@ function startKey(args: LaunchArguments, defaultRuntime: string | undefined): st
  * A configuration the launch would refuse starts nothing here: the launch reports it.
  */
 export function prelaunch(args: LaunchArguments & { readonly request: string }, defaultRuntime: string | undefined): void {
-  if (args.request !== "launch" || !args.program || args.script || args.noDebug || args.console === "integratedTerminal" || args.watchMode) return;
+  if (args.request !== "launch" || !args.program || args.noDebug || args.console === "integratedTerminal" || args.watchMode) return;
   const key = startKey(args, defaultRuntime);
   if (pending?.key === key && !pending.gone) return;
   discardPrelaunched();
