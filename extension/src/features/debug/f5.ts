@@ -23,21 +23,24 @@ export function registerF5(context: vscode.ExtensionContext, preload: () => void
     current = value;
     await vscode.commands.executeCommand("setContext", CONTEXT_KEYS.f5DebugsFile, value);
   };
-  const forget = () => {
+  // Every folder is read at once, not when its first TypeScript file opens: F5 pressed right after
+  // opening one finds the answer ready (reading package.json then could lose that race).
+  const reread = () => {
     folders.clear();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) folders.set(folder.uri.fsPath, usesRt(folder));
     void update();
   };
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor(() => void update()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration("launch") || event.affectsConfiguration("rt")) forget();
+      if (event.affectsConfiguration("launch") || event.affectsConfiguration("rt")) reread();
     }),
     vscode.workspace.onDidSaveTextDocument((document) => {
-      if (["package.json", "rtfig.toml"].includes(path.basename(document.uri.fsPath))) forget();
+      if (["package.json", "rtfig.toml"].includes(path.basename(document.uri.fsPath))) reread();
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(forget),
+    vscode.workspace.onDidChangeWorkspaceFolders(reread),
   );
-  void update();
+  reread();
 }
 
 async function debugsActiveFile(folders: Map<string, Promise<boolean>>): Promise<boolean> {
