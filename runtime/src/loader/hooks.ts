@@ -1,13 +1,13 @@
 // The in-thread module hooks (module.registerHooks) that make `import` and `require` of
 // TypeScript, JSX and asset files work: resolution as resolve-specifier.ts decides it, loading
 // through the transpiler (and its cache), the module-format policy and the CommonJS interop.
-import { lstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire, registerHooks, type LoadFnOutput, type LoadHookContext, type ResolveHookContext } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
-import { syntaxFormat, transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
+import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
 import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
@@ -15,7 +15,8 @@ import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
 import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
-import { type FileResolver, readPackageJson } from "./resolve.js";
+import { ModuleFormats, silenceTypelessPackageWarning } from "./format.js";
+import type { FileResolver } from "./resolve.js";
 import {
   afterNodeFailed,
   resolutionError,
@@ -69,7 +70,6 @@ export class ModuleLoader {
   private readonly defines = new Map<string, Record<string, string>>();
   /** The entry, already resolved by the CLI (or kept by --preserve-symlinks-main): its path and URL → URL. */
   private readonly entrySpecifiers = new Map<string, string>();
-  private readonly packageTypes = new Map<string, string | undefined>();
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
@@ -84,6 +84,7 @@ export class ModuleLoader {
   private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
   private beforeWorkerThreads: (() => void) | undefined;
   private readonly scope: ResolveScope;
+  private readonly formats = new ModuleFormats(this.virtual);
 
   constructor(private readonly settings: LoaderSettings) {
     this.beforeWorkerThreads = settings.beforeWorkerThreads;
@@ -231,7 +232,7 @@ export class ModuleLoader {
     const loader = this.loaderFor(file);
     if (!loader) return this.withInterop(file, url, forRequire, nextLoad(url, context));
     if (SCRIPT_LOADERS.has(loader)) {
-      if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, this.plainJavaScript(file, nextLoad(url, context)));
+      if (this.loadsNatively(file, loader)) return this.withInterop(file, url, forRequire, this.formats.plainJavaScript(file, nextLoad(url, context)));
       const transpiled = this.transpileFile(file, loader as ScriptLoader);
       const loaded = (): LoadFnOutput => {
         registerTranspiled(file, transpiled.code);
@@ -261,32 +262,6 @@ export class ModuleLoader {
   private facadeFor(file: string, url: string, code: string | undefined): LoadFnOutput | undefined {
     const source = this.interop.facade(file, url, code, this.askedOf(url));
     return source === undefined ? undefined : { format: "module", source, shortCircuit: true };
-  }
-
-  /**
-   * Plain JavaScript as Node loaded it, under rt's format policy where that differs from Node's:
-   * a `.js` file with ESM syntax under `"type": "commonjs"` is an ES module, and an ES module of
-   * the project's own that uses require(), __filename or __dirname gets them. Every other file
-   * keeps Node's format, which the policy agrees with.
-   */
-  private plainJavaScript(file: string, loaded: LoadFnOutput): LoadFnOutput {
-    if (loaded.source == null || path.extname(file) !== ".js") return loaded;
-    // Node reads a file for require() as a string and for import as bytes: no copy of either.
-    const source = typeof loaded.source === "string" ? loaded.source : asBuffer(loaded.source);
-    if (loaded.format === "module") {
-      // A published package's ES modules were written for Node, which gives them no require().
-      if (file.includes(NODE_MODULES) || !COMMONJS_NAMES.some((name) => source.includes(name))) return loaded;
-      return { format: "module", source: withCommonJsScope(source.toString(), file), shortCircuit: true };
-    }
-    // Without a type Node has judged the syntax already (the policy's rule); under
-    // "type": "commonjs" it is rt's to check, after a cheap look for a module statement.
-    const syntax = (): ModuleFormat => {
-      if (this.packageType(path.dirname(file)) !== "commonjs") return "commonjs";
-      const code = source.toString();
-      return MODULE_STATEMENT.test(code) ? syntaxFormat(code) : "commonjs";
-    };
-    if (loaded.format !== "commonjs" || this.formatFor(file, syntax) !== "module") return loaded;
-    return { format: "module", source: withCommonJsScope(source.toString(), file), shortCircuit: true };
   }
 
   /** Plain JavaScript Node can load itself, when no --define/--drop applies to it: no transpiling. */
@@ -320,7 +295,7 @@ export class ModuleLoader {
     } finally {
       this.transpiling = false;
     }
-    const format = this.formatFor(file, () => result.format);
+    const format = this.formats.formatFor(file, () => result.format);
     return { format, code: format === "module" ? withCommonJsScope(result.code, file) : result.code };
   }
 
@@ -337,61 +312,7 @@ export class ModuleLoader {
     );
     return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
   }
-
-  /**
-   * The module-format policy: the one place that decides how each script file runs (the load
-   * hook asks it for transpiled files and for plain JavaScript alike). `.mts`/`.mjs` are ES
-   * modules and `.cts`/`.cjs` CommonJS; under `"type": "module"` everything is an ES module;
-   * every other file is an ES module when its syntax says so (import/export, import.meta,
-   * top-level await), else CommonJS. That last rule is Node's for packages without a type; rt
-   * applies it under `"type": "commonjs"` too, as bun does: `npm init` writes that type, and
-   * TypeScript authors (and some published packages) write ESM syntax in such packages.
-   */
-  private formatFor(file: string, syntax: () => ModuleFormat): ModuleFormat {
-    // Inline code (--eval, stdin) belongs to no package: only its syntax counts, as in Node.
-    if (this.virtual.has(file)) return syntax();
-    const ext = path.extname(file);
-    if (ext === ".mts" || ext === ".mjs") return "module";
-    if (ext === ".cts" || ext === ".cjs") return "commonjs";
-    if (this.packageType(path.dirname(file)) === "module") return "module";
-    return syntax();
-  }
-
-  private packageType(dir: string): string | undefined {
-    if (this.packageTypes.has(dir)) return this.packageTypes.get(dir);
-    const file = path.join(dir, "package.json");
-    // lstat first: most directories have no package.json; a symbolic link loop is there and
-    // reported by the read (existsSync would call it missing and leave Node to fail on it).
-    const manifest = lstatSync(file, { throwIfNoEntry: false }) ? readPackageJson(file) : undefined;
-    const parent = path.dirname(dir);
-    const type = manifest ? (typeof manifest.type === "string" ? manifest.type : undefined) : parent === dir ? undefined : this.packageType(parent);
-    this.packageTypes.set(dir, type);
-    return type;
-  }
 }
 
-// An import/export statement at the start of a line or after `;`/`}` (minified code), or
-// import.meta: worth the costly syntax check. (`exports.x =` is not one: no space, brace or star.)
-const MODULE_STATEMENT = /(?:^[ \t]*|[;}])(?:import[\s{*"']|export[\s{*])|\bimport\.meta\b/m;
-
-const COMMONJS_NAMES = ["require", "__filename", "__dirname"];
 /** The query of a CommonJS module's second URL, whose facade has every key (noteImport). */
 const ALL_KEYS = "rt-commonjs-all-keys";
-const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
-
-function asBuffer(source: ArrayBuffer | NodeJS.TypedArray): Buffer {
-  if (source instanceof ArrayBuffer) return Buffer.from(source);
-  return Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-}
-
-// rt's policy runs a typeless package's .js file by its syntax, silently (see formatFor); Node
-// would warn about the same file each run.
-function silenceTypelessPackageWarning(): void {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
-    const options = rest[0];
-    const code = typeof options === "object" && options !== null ? (options as { code?: string }).code : rest[1];
-    if (code === "MODULE_TYPELESS_PACKAGE_JSON") return;
-    (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
-}

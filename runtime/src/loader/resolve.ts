@@ -38,7 +38,8 @@ const SOURCE_FOR_OUTPUT: Readonly<Record<string, readonly string[]>> = {
 };
 
 const DEFAULT_MAIN_FIELDS = ["main"];
-const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+/** In a path: the file is inside an installed package. */
+export const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
 /** The disk. */
 export const NODE_FS: ResolveFs = {
