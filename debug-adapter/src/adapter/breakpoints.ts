@@ -1,7 +1,7 @@
 // The user's breakpoints (per original file, as DAP sets them) and the V8 breakpoints that stand
 // for them in each loaded script. A breakpoint in a file that is not loaded yet is set when the
 // script that holds it is parsed, while the program is held before that script runs (see
-// Debuggee: instrumentation pauses), so it is never missed. Hit counts are counted here; log
+// stops.ts: instrumentation pauses), so it is never missed. Hit counts are counted here; log
 // messages and conditions become the V8 breakpoint's condition.
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";

@@ -22,7 +22,7 @@ const PAGE_THRESHOLD = 100;
 /** Slices never exceed this many items, whatever a client asks. */
 const MAX_SLICE = 1000;
 
-/** Within a thread's range of ids (see Debuggee), persistent handles are numbered from here. */
+/** Within a thread's range of ids (see thread-state.ts), persistent handles are numbered from here. */
 const PERSISTENT_OFFSET = 5_000_000;
 
 export class Variables {
