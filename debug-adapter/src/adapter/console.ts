@@ -3,10 +3,11 @@
 // (a logpoint's output at its breakpoint); uncaught errors too, when the program's stderr is not
 // the adapter's to show.
 // Covered by: debug-adapter/test/launch.test.mjs ("output: console.* with source locations and
-// expandable objects …", "conditional and hit-count breakpoints, logpoints with the breakpoint's
-// location", "output: console.trace, console.assert and groups …"), targets.test.mjs ("by port …
-// console output logged before attaching is not lost", "console: integratedTerminal: an uncaught
-// error …"), workers.test.mjs (a worker's console output).
+// expandable objects …", "output: console.group, console.assert and console.trace …",
+// "conditional and hit-count breakpoints, logpoints with the breakpoint's location"),
+// targets.test.mjs ("by port …; console output logged before attaching is not lost", "a plain
+// `node --inspect` program …: its uncaught error reaches the Debug Console …"), workers.test.mjs
+// (a worker's console output).
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
