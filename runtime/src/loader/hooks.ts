@@ -8,7 +8,8 @@ import { ProgramError } from "../errors.js";
 import { displayPath } from "../text.js";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
-import { syntaxFormat, transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
+import { syntaxFormat, transpile, type TranspileRequest } from "../transpile/transpile.js";
+import type { ScriptLoader } from "../flags/table.js";
 import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
@@ -16,9 +17,8 @@ import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
 import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
-import { type FileResolver, packageName, readPackageJson } from "./resolve.js";
+import { type FileResolver, isWorkerThreadsSpecifier, packageName, readPackageJson } from "./resolve.js";
 import type { AutoInstaller } from "../install/auto-install.js";
-import { isWorkerThreadsSpecifier } from "../register/inherit.js";
 
 export interface LoaderSettings {
   /** The settings of the default tsconfig: loaders, defines, inline code. */

@@ -169,6 +169,11 @@ export function packageName(specifier: string): string | undefined {
   return name && !name.startsWith(".") && !name.startsWith("#") && !/[\\%]/.test(name) ? name : undefined;
 }
 
+/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
+export function isWorkerThreadsSpecifier(specifier: string): boolean {
+  return specifier === "worker_threads" || specifier === "node:worker_threads";
+}
+
 /** The directory of package `name` in the nearest node_modules from `fromDir` up that has it. */
 function findPackage(name: string, fromDir: string): string | undefined {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
