@@ -7,7 +7,8 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TranspileCache, ModuleFormat } from "../transpile/cache.js";
 import type { TranspileSettings } from "../transpile/options.js";
-import { transpile, type ScriptLoader, type TranspileRequest } from "../transpile/transpile.js";
+import { transpile, type TranspileRequest } from "../transpile/transpile.js";
+import type { ScriptLoader } from "../flags/table.js";
 import { checkMacros, expandMacrosSync, type MacroContext } from "../macros/expand.js";
 import { mayImportMacros, scanMacros } from "../macros/scan.js";
 import { registerTranspiled } from "../diagnostics/source-maps.js";
@@ -16,7 +17,7 @@ import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
 import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
 import { ModuleFormats, silenceTypelessPackageWarning } from "./format.js";
-import type { FileResolver } from "./resolve.js";
+import { type FileResolver, isWorkerThreadsSpecifier } from "./resolve.js";
 import {
   afterNodeFailed,
   resolutionError,
@@ -28,7 +29,6 @@ import {
   type ResolveScope,
 } from "./resolve-specifier.js";
 import type { AutoInstaller } from "../install/auto-install.js";
-import { isWorkerThreadsSpecifier } from "../register/inherit.js";
 
 export interface LoaderSettings {
   /** The settings of the default tsconfig: loaders, defines, inline code. */

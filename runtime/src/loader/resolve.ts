@@ -207,6 +207,11 @@ export function packageName(specifier: string): string | undefined {
   return name && !name.startsWith(".") && !name.startsWith("#") && !/[\\%]/.test(name) ? name : undefined;
 }
 
+/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
+export function isWorkerThreadsSpecifier(specifier: string): boolean {
+  return specifier === "worker_threads" || specifier === "node:worker_threads";
+}
+
 /**
  * A package.json's fields; undefined when there is none. One that cannot be read (a symbolic
  * link loop, no permission) or is not JSON is the user's to fix: one line, file:line:column.

@@ -4,8 +4,8 @@
 import { fstatSync } from "node:fs";
 import { ProgramError, UsageError } from "../../errors.js";
 import { loadSecrets } from "../../secrets/load.js";
-import { flagByName } from "../flags.js";
-import { display, type ParsedArgs } from "../parse.js";
+import { flagByName } from "../../flags/table.js";
+import { display, type ParsedArgs } from "../../flags/parse.js";
 
 /** A subcommand: its arguments, the flags it takes besides --help, and what it does. */
 interface SubcommandSpec {
