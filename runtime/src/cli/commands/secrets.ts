@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import { fstatSync, writeSync } from "node:fs";
 import { ProgramError, UsageError } from "../../errors.js";
 import { loadSecrets } from "../../secrets/load.js";
+import { display, type ParsedArgs } from "../../flags/parse.js";
+import { flagByName } from "../../flags/table.js";
 import { exactArguments } from "../exact-argv.js";
-import { flagByName } from "../flags.js";
-import { display, type ParsedArgs } from "../parse.js";
 
 /** A subcommand: its arguments, the flags it takes besides --help, and what it does. */
 interface SubcommandSpec {
