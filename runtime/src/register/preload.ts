@@ -36,8 +36,8 @@ function wanted(): boolean {
 
 if (wanted()) {
   // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
-  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
-  const cacheRoot = home ? `${home}/rt` : undefined;
-  if (cacheRoot) enableCompileCache(`${cacheRoot}/v8`);
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, ".cache"));
+  const cacheRoot = home ? path.join(home, "rt") : undefined;
+  if (cacheRoot) enableCompileCache(path.join(cacheRoot, "v8"));
   (require(path.join(__dirname, "cli.cjs")) as typeof import("../cli/main.js")).registerLoader(inWorker, cacheRoot);
 }
