@@ -93,22 +93,25 @@ function expandHome(file: string): string {
  */
 async function writeLauncher(): Promise<string> {
   const main = path.join(context!.extensionPath, LAYOUT.runtimeBin);
-  const front = path.join(context!.extensionPath, LAYOUT.runtimeFront);
+  const front = path.join(context!.extensionPath, LAYOUT.runtimeFront) + (isWindows ? ".exe" : "");
   const node = process.execPath;
   const electron = process.versions["electron"] !== undefined;
   const file = path.join(launcherDir(), isWindows ? "rt.cmd" : "rt");
-  const asNode = electron ? "ELECTRON_RUN_AS_NODE=1 " : "";
-  const start =
-    !isWindows &&
-    (await access(front, constants.X_OK).then(
-      () => true,
-      () => false,
-    ))
+  const hasFront = await access(front, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  let text: string;
+  if (isWindows) {
+    const start = hasFront ? `set "RT_NODE=${node}"\r\n"${front}" %*` : `"${node}" -- "${main}" %*`;
+    text = `@echo off\r\n${electron ? "set ELECTRON_RUN_AS_NODE=1\r\n" : ""}${start}\r\n`;
+  } else {
+    const asNode = electron ? "ELECTRON_RUN_AS_NODE=1 " : "";
+    const start = hasFront
       ? `${asNode}RT_NODE=${shellQuote(node)} exec ${shellQuote(front)} "$@"`
       : `${asNode}exec ${shellQuote(node)} -- ${shellQuote(main)} "$@"`;
-  const text = isWindows
-    ? `@echo off\r\n${electron ? "set ELECTRON_RUN_AS_NODE=1\r\n" : ""}"${node}" -- "${main}" %*\r\n`
-    : `#!/bin/sh\n# rt, bundled with the rt VS Code extension\n${start}\n`;
+    text = `#!/bin/sh\n# rt, bundled with the rt VS Code extension\n${start}\n`;
+  }
   const existing = await readFile(file, "utf8").catch(() => undefined);
   if (existing !== text) {
     await mkdir(path.dirname(file), { recursive: true });

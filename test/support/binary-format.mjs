@@ -7,13 +7,9 @@ const ELF_MACHINES = { 62: "x64", 183: "arm64" };
 const MACHO_CPUS = { 16777223: "x64", 16777228: "arm64" };
 const PE_MACHINES = { 34404: "x64", 43620: "arm64" };
 
-/** "<platform>-<arch>" of `file`, or a description of what it is instead ("not an executable: …"). */
+/** "<platform>-<arch>" of `file` (a path, or its first bytes), or what it is instead ("not an executable: …"). */
 export function binaryTarget(file) {
-  const header = Buffer.alloc(4096);
-  const fd = openSync(file, "r");
-  const length = readSync(fd, header, 0, header.length, 0);
-  closeSync(fd);
-  const bytes = header.subarray(0, length);
+  const bytes = Buffer.isBuffer(file) ? file : readHeader(file);
   if (bytes.subarray(0, 4).toString("latin1") === "\x7fELF") {
     // e_ident[EI_DATA] 1: little-endian; e_machine follows e_type at offset 18.
     const machine = bytes[5] === 1 ? bytes.readUInt16LE(18) : bytes.readUInt16BE(18);
@@ -31,4 +27,12 @@ export function binaryTarget(file) {
     }
   }
   return `not an executable: starts with ${bytes.subarray(0, 8).toString("hex")}`;
+}
+
+function readHeader(file) {
+  const header = Buffer.alloc(4096);
+  const fd = openSync(file, "r");
+  const length = readSync(fd, header, 0, header.length, 0);
+  closeSync(fd);
+  return header.subarray(0, length);
 }
