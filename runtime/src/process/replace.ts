@@ -1,7 +1,6 @@
 // Handing this process over to another program: process.execve where the system has it (one
 // process: the pid, signals, stdio and exit code are the new program's own), else (Windows, whose
 // Node has no execve) a child on the same stdio whose end becomes this process's end.
-import { spawn } from "node:child_process";
 
 /** Signals a child started in place of this process also needs: Windows' console delivers Ctrl+C and Ctrl+Break to both. */
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"];
@@ -14,6 +13,8 @@ const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SI
 export function replaceProcess(argv: readonly string[], execve: typeof process.execve | null = process.execve): void {
   const [file, ...args] = argv as [string, ...string[]];
   if (execve) return execve(file, [...argv], process.env);
+  // Loaded here only: rt's start loads no child_process (the startup-budget tests).
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
   const child = spawn(file, args, { stdio: "inherit", env: process.env });
   const forward = (signal: NodeJS.Signals) => {
     // Windows' console already told the child; elsewhere rt passes the signal on.
