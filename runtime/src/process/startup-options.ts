@@ -3,8 +3,8 @@
 // Windows a child in its place): no second process, so the pid, signals, exit codes and stdio
 // are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
-import { flagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
-import { flagDefault, type FlagName } from "../cli/flags.js";
+import { flagValue, type FlagValue, type FlagValues } from "../flags/parse.js";
+import { flagDefault, type FlagName } from "../flags/table.js";
 import { UsageError } from "../errors.js";
 import { replaceProcess } from "./replace.js";
 
