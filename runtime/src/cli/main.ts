@@ -20,7 +20,7 @@ import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
 
 declare const RT_VERSION: string;
 
-// For dist/register.cjs (`node --import rt/register`), which loads this bundle.
+// For dist/register.cjs (`node --import rt-runtime/register`), which loads this bundle.
 export { registerLoader } from "../register/index.js";
 
 /**

@@ -1,4 +1,4 @@
-// dist/register.cjs, the module behind `node --import rt/register` and the `--require` rt puts in
+// dist/register.cjs, the module behind `node --import rt-runtime/register` and the `--require` rt puts in
 // NODE_OPTIONS for the processes and threads a program starts. It decides before loading rt's
 // CLI bundle, so a process that is rt's own, or a thread some library started, pays ~nothing.
 import { enableCompileCache, registerHooks } from "node:module";
@@ -14,7 +14,7 @@ function wanted(): boolean {
   if (typeof registerHooks !== "function") {
     // A Node older than rt needs that inherited NODE_OPTIONS (a program started another Node): left alone.
     if (process.env[LOADER_VARIABLE] !== undefined) return false;
-    process.stderr.write(`rt/register: needs Node.js >= 22.15 (module.registerHooks), but this is ${process.version} (${process.execPath}).\n`);
+    process.stderr.write(`rt-runtime/register: needs Node.js >= 22.15 (module.registerHooks), but this is ${process.version} (${process.execPath}).\n`);
     process.exit(1);
   }
   // Threads of rt's Worker carry the marker; others (esbuild's service) keep Node as it is.

@@ -1,8 +1,8 @@
 // rtfig.toml problems, as rt would report them when it reads the file: syntax errors (rt refuses
 // the file), keys rt ignores (unknown, one-invocation flags) and values
 // of the wrong type or outside an enum (rt refuses the file).
-import { configTableOf, flagByName } from "rt/flags";
-import { closestMatches } from "rt/scripts";
+import { configTableOf, flagByName } from "rt-runtime/flags";
+import { closestMatches } from "rt-runtime/scripts";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";

@@ -1,10 +1,10 @@
 // The "rt Secrets" side panel: services → accounts, with add, copy, reveal, update, delete,
-// refresh, track and untrack. Values go through the runtime's own credential module (rt/secrets,
+// refresh, track and untrack. Values go through the runtime's own credential module (rt-runtime/secrets,
 // the implementation behind rt.secrets) and are never logged, shown unasked or written to a file.
 //
 // Every action also takes its answers as a second argument ({ service, name, value, confirmed,
 // scope }) instead of asking, for other extensions and for the tests that run inside VS Code.
-import { secrets } from "rt/secrets";
+import { secrets } from "rt-runtime/secrets";
 import * as vscode from "vscode";
 import { COMMANDS, SECRETS_VIEW } from "../../contributions.js";
 import { output } from "../../output.js";
