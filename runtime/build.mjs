@@ -95,6 +95,8 @@ await Promise.all([
       installer: "src/install/installer.ts",
       // `node` in scripts under --rt: rt's CLI, or Node itself with rt-runtime/register for Node's own flags.
       "node-shim": "src/run/node-shim.ts",
+      // What the launcher loads instead of the CLI on a Node older than rt needs: rt's own Node.
+      "own-node": "src/launcher/own-node.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
