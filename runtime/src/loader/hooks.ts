@@ -123,7 +123,8 @@ export class ModuleLoader {
     return code;
   }
 
-  private resolve(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
+  private resolve(specifier: string, given: ResolveHookContext, nextResolve: NextResolve) {
+    const context = withConditionList(given);
     if (specifier === "rt") return { url: pathToFileURL(this.settings.apiFile).href, format: "commonjs", shortCircuit: true };
     if (this.beforeWorkerThreads && isWorkerThreadsSpecifier(specifier)) {
       const before = this.beforeWorkerThreads;
@@ -275,7 +276,7 @@ export class ModuleLoader {
   private loadFile(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
     const file = fileURLToPath(url);
     this.settings.tracker?.loaded(file);
-    const forRequire = context.conditions?.includes("require") ?? false;
+    const forRequire = context.conditions ? withConditionList(context).conditions.includes("require") : false;
     const loader = this.loaderFor(file);
     if (!loader) return this.withInterop(file, url, forRequire, nextLoad(url, context));
     if (SCRIPT_LOADERS.has(loader)) {
@@ -534,4 +535,9 @@ function silenceTypelessPackageWarning(): void {
     if (code === "MODULE_TYPELESS_PACKAGE_JSON") return;
     (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
+}
+
+/** Node 22.15.0 gives require()'s hooks the conditions as a Set (later versions: an array, as typed). */
+function withConditionList<T extends { readonly conditions?: readonly string[] }>(context: T): T {
+  return context.conditions === undefined || Array.isArray(context.conditions) ? context : { ...context, conditions: [...context.conditions] };
 }
