@@ -16,8 +16,8 @@ import { applyStartupOptions } from "../process/startup-options.js";
 import { runningNode } from "../launcher/node-version.js";
 import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
-import type { Invocation } from "./prepare.js";
-import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
+import type { Invocation } from "../register/prepare.js";
+import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "../flags/parse.js";
 
 declare const RT_VERSION: string;
 

@@ -2,8 +2,8 @@
 // replacing its own process image with one started with those options (process.execve):
 // no second process, so the pid, signals, exit codes and stdio are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
-import { flagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
-import { flagDefault, type FlagName } from "../cli/flags.js";
+import { flagValue, type FlagValue, type FlagValues } from "../flags/parse.js";
+import { flagDefault, type FlagName } from "../flags/table.js";
 import { UsageError } from "../errors.js";
 
 /** rt flag → the Node options that implement it at process start (none: applied in-process). */

@@ -43,5 +43,6 @@ if (wanted()) {
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
   const cacheRoot = home ? `${home}/rt` : undefined;
   if (cacheRoot) enableCompileCache(`${cacheRoot}/v8`);
-  (require(path.join(__dirname, "cli.cjs")) as typeof import("../cli/main.js")).registerLoader(inWorker, cacheRoot);
+  // The CLI bundle re-exports index.ts's registerLoader: typed from here, as the CLI stands on register/.
+  (require(path.join(__dirname, "cli.cjs")) as typeof import("./index.js")).registerLoader(inWorker, cacheRoot);
 }

@@ -4,7 +4,7 @@
 // Node itself with rt's loader registered, so Node's own flags pass through and TypeScript still
 // runs on rt (in the test files `node --test` starts too: they inherit the --require).
 import * as path from "node:path";
-import { scanArgs } from "../cli/parse.js";
+import { scanArgs } from "../flags/parse.js";
 import { registerOption } from "../register/inherit.js";
 
 /**
