@@ -10,15 +10,8 @@ if (major < 22 || (major === 22 && minor < 15)) {
   );
   process.exit(1);
 }
-// rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt): V8's code cache for rt's bundle and
-// the modules it loads (enabled before the bundle loads, so the bundle benefits too) and the
-// transpiler cache. Computed from the environment only: os.tmpdir() & co cost a module load.
-const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
-// Not under /proc or /sys: Node's recursive mkdir (enableCompileCache's too) loops there forever.
-const pseudoFs = home && /^\/+(proc|sys)(\/|$)/.test(home);
-if (pseudoFs) process.stderr.write(`rt: warning: cache directory ${home} is on a pseudo file system; running uncached\n`);
-const cacheRoot = home && !pseudoFs ? `${home}/rt` : undefined;
-if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+// rt's cache root, private to this user, with V8's code cache enabled for the bundle loaded next.
+const cacheRoot = require("../dist/cache-root.cjs").openCacheRoot(process.env);
 const args = process.argv.slice(2);
 // A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
 // program: when one of rt's own flags (those before the first other argument) asks for a

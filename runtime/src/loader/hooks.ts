@@ -383,7 +383,7 @@ export class ModuleLoader {
       context,
       plan.imports.map((entry) => this.resolveMacro(entry.specifier, file)),
     );
-    return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
+    return { expand: () => expandMacrosSync(prepared, context) };
   }
 
   /** A macro module as an import from `importer` would resolve (paths, tsconfig paths, packages). */

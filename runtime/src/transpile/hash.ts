@@ -5,6 +5,7 @@
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
+const C3 = 0x85ebca77;
 
 function mix(h: number, k: number, m: number): number {
   k = Math.imul(k, m);
@@ -34,14 +35,22 @@ export function hashBytes(content: Uint8Array, seed: string): string {
   const words = bytes.length >>> 2;
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const view = new Int32Array(aligned.buffer, aligned.byteOffset, words);
+  // mix() written out: a cold process runs this loop before V8 optimizes it, and the calls
+  // cost half its time there (165 KB: 3.3 ms with them, 2.1 ms without; same hashes).
   for (let i = 0; i < words; i++) {
     const k = view[i]!;
-    h1 = mix(h1, k, C1);
-    h2 = mix(h2, k, 0x85ebca77);
+    let a = Math.imul(k, C1);
+    a = Math.imul((a << 15) | (a >>> 17), C2);
+    h1 ^= a;
+    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
+    let b = Math.imul(k, C3);
+    b = Math.imul((b << 15) | (b >>> 17), C2);
+    h2 ^= b;
+    h2 = (Math.imul((h2 << 13) | (h2 >>> 19), 5) + 0xe6546b64) | 0;
   }
   for (let i = words << 2; i < bytes.length; i++) {
     h1 = mix(h1, bytes[i]!, C1);
-    h2 = mix(h2, bytes[i]!, 0x85ebca77);
+    h2 = mix(h2, bytes[i]!, C3);
   }
   const a = finish(h1, bytes.length);
   const b = finish(h2 ^ a, bytes.length);
