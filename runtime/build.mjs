@@ -122,9 +122,8 @@ await Promise.all([
   // The inspector's server thread (ws loads from node_modules when a client connects), and what
   // starts it, which the launcher loads before the CLI when a debugger flag is given.
   build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts", "inspector-thread": "src/inspector/thread.ts" }, external: ["ws"] }),
-  // rt/register: a small gate that loads the CLI bundle (and registers its loader) only when wanted;
-  // cache-root: the launcher's (bin/rt.cjs) check of rt's cache root, before it loads the CLI bundle.
-  build({ ...common, entryPoints: { register: "src/register/preload.ts", "cache-root": "src/register/cache-root.ts" } }),
+  // rt/register: a small gate that loads the CLI bundle (and registers its loader) only when wanted.
+  build({ ...common, entryPoints: { register: "src/register/preload.ts" } }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({
     ...common,

@@ -10,8 +10,17 @@ if (major < 22 || (major === 22 && minor < 15)) {
   );
   process.exit(1);
 }
-// rt's cache root, private to this user, with V8's code cache enabled for the bundle loaded next.
-const cacheRoot = require("../dist/cache-root.cjs").openCacheRoot(process.env);
+// rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt). V8's code cache for rt's bundle and
+// the modules it loads is enabled before the bundle loads, so the bundle benefits too, but only
+// in a v8/ of this user's alone (as distrust() in src/transpile/cache.ts decides): the CLI makes
+// it so, and checks the rest (src/register/cache-root.ts). Computed from the environment only:
+// os.tmpdir() & co cost a module load.
+const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
+const cacheRoot = home ? `${home}/rt` : undefined;
+const v8 = cacheRoot && require("node:fs").statSync(`${cacheRoot}/v8`, { throwIfNoEntry: false });
+if (v8 && (process.getuid === undefined || (v8.uid === process.getuid() && !(v8.mode & 0o022)))) {
+  require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+}
 const args = process.argv.slice(2);
 // A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
 // program: when one of rt's own flags (those before the first other argument) asks for a

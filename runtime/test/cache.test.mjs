@@ -187,14 +187,18 @@ test("a cache directory another user owns, or others may write to, is not used: 
       assert.deepEqual(rt(["probe.ts"], { cwd: dir, env }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning });
     }
   };
-  // The root (XDG_CACHE_HOME/rt) of another user: nothing read or written there, V8's cache included.
-  mkdirSync(root, { recursive: true, mode: 0o755 });
+  // The root (XDG_CACHE_HOME/rt) of another user: nothing read or written there, V8's cache
+  // included (the launcher enables it before the CLI loads, in a v8/ that is the user's alone).
+  const v8 = path.join(root, "v8");
+  mkdirSync(v8, { recursive: true, mode: 0o755 });
   chownSync(root, NOBODY, NOBODY);
+  chownSync(v8, NOBODY, NOBODY);
   uncached(
     { XDG_CACHE_HOME: xdg, ...defaultCache },
     `rt: warning: cache directory ${root} is owned by uid ${NOBODY}, not by you (uid 0); ${advice("XDG_CACHE_HOME")}`,
   );
-  assert.deepEqual(readdirSync(root), []);
+  assert.deepEqual([readdirSync(root), readdirSync(v8)], [["v8"], []]);
+  rmSync(v8, { recursive: true });
   // Our own, but anybody may write to it (the sticky bit does not help: others' entries would be theirs).
   chownSync(root, 0, 0);
   chmodSync(root, 0o1777);

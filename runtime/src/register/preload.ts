@@ -4,7 +4,7 @@
 import { registerHooks } from "node:module";
 import { realpathSync } from "node:fs";
 import * as path from "node:path";
-import { openCacheRoot } from "./cache-root.js";
+import { cacheRootOf, openCacheRoot } from "./cache-root.js";
 import { LOADER_VARIABLE, THREAD_VARIABLE } from "./variables.js";
 
 // Worker threads have no process.chdir of their own (Node puts a function marked `disabled`
@@ -37,7 +37,7 @@ function wanted(): boolean {
 
 if (wanted()) {
   // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
-  const cacheRoot = openCacheRoot(process.env);
+  const cacheRoot = openCacheRoot(cacheRootOf(process.env), process.env);
   // The CLI bundle re-exports index.ts's registerLoader: typed from here, as the CLI stands on register/.
   (require(path.join(__dirname, "cli.cjs")) as typeof import("./index.js")).registerLoader(inWorker, cacheRoot);
 }

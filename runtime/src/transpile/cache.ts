@@ -25,12 +25,15 @@ export const CACHE_MAX_BYTES_ENV = "RT_TRANSPILER_CACHE_MAX_BYTES";
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const PRUNE_MARKER = ".last-prune";
+// An entry's header, `<checksum: 16 hex digits> <length: 18 digits>\n`: 36 bytes, a multiple of 4,
+// so the text after it can be hashed in place (see hashBytes).
+const HEADER_BYTES = 36;
 
 /**
  * Why another user could change what is in `dir` (someone else owns it, or others may write to
  * it), or undefined when only this user (and root) can. Windows has ACLs, not these modes: no check.
  */
-export function distrust(dir: string, stats: Stats): string | undefined {
+function distrust(dir: string, stats: Stats): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   if (stats.uid !== uid) return `${dir} is owned by uid ${stats.uid}, not by you (uid ${uid})`;
@@ -84,12 +87,9 @@ export class DiskCache {
     } catch {
       return undefined;
     }
-    // `<checksum> <length>\n<text>`: a valid header needs at most 16 + 1 + 16 bytes.
-    const newline = bytes.indexOf(10);
-    if (newline === -1 || newline > 40) return undefined;
-    const [checksum, length] = bytes.toString("latin1", 0, newline).split(" ");
-    const body = bytes.subarray(newline + 1);
-    if (Number(length) !== body.length || hashBytes(body, key) !== checksum) return undefined;
+    const [checksum, length] = bytes.toString("latin1", 0, HEADER_BYTES - 1).split(" ");
+    const body = bytes.subarray(HEADER_BYTES);
+    if (bytes[HEADER_BYTES - 1] !== 10 || Number(length) !== body.length || hashBytes(body, key) !== checksum) return undefined;
     return body.toString("utf8");
   }
 
@@ -101,7 +101,8 @@ export class DiskCache {
       if (!this.ensurePrivate(this.dir) || !this.ensurePrivate(path.dirname(file))) return;
       const body = Buffer.from(text);
       // "wx": a new file, never one already there. The mode passes through the umask: chmod makes it 0600.
-      writeFileSync(temp, Buffer.concat([Buffer.from(`${hashBytes(body, key)} ${body.length}\n`), body]), { mode: 0o600, flag: "wx" });
+      const header = `${hashBytes(body, key)} ${String(body.length).padStart(18, "0")}\n`;
+      writeFileSync(temp, Buffer.concat([Buffer.from(header), body]), { mode: 0o600, flag: "wx" });
       chmodSync(temp, 0o600);
       renameSync(temp, file);
       this.wrote = true;
