@@ -41,7 +41,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
     } else {
       const values = withConfig(parsed.values);
       // Before the env files: a restarted process reads them itself, from the real environment.
-      applyStartupOptions(values, argv);
+      if (applyStartupOptions(values, argv)) return;
       if (inspectorFlag(values)) bootInspectorThread(inspectorThread);
       loadEnvFiles(values);
       running = dispatch({ ...parsed, values }, openCacheRoot(cacheRoot, process.env));

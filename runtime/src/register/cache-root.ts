@@ -12,7 +12,7 @@ import { LOADER_VARIABLE } from "./variables.js";
 /** Where the environment puts the cache root (bin/rt.cjs computes it the same way, from the environment only: os.tmpdir() & co cost a module load). */
 export function cacheRootOf(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.XDG_CACHE_HOME || (env.HOME && `${env.HOME}/.cache`);
-  return home ? `${home}/rt` : undefined;
+  return home ? path.join(home, "rt") : undefined;
 }
 
 /**
@@ -31,7 +31,7 @@ export function openCacheRoot(root: string | undefined, env: NodeJS.ProcessEnv):
   if (/^\/+(proc|sys)(\/|$)/.test(home)) return warn(`rt: warning: cache directory ${home} is on a pseudo file system; running uncached\n`);
   let problem: string | undefined;
   try {
-    problem = privateDirectory(root) ?? privateDirectory(`${root}/v8`);
+    problem = privateDirectory(root) ?? privateDirectory(path.join(root, "v8"));
   } catch {
     // It cannot be created (a read-only or full disk, a file in the way): the transpiler cache
     // says so at its first write, as it does for a directory of its own.
@@ -39,6 +39,6 @@ export function openCacheRoot(root: string | undefined, env: NodeJS.ProcessEnv):
   }
   if (problem) return warn(untrustedWarning("cache directory", problem, "XDG_CACHE_HOME"));
   // Already enabled by the launcher when v8/ existed: then this changes nothing.
-  enableCompileCache(`${root}/v8`);
+  enableCompileCache(path.join(root, "v8"));
   return root;
 }
