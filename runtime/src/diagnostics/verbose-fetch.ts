@@ -1,6 +1,6 @@
 // RT_CONFIG_VERBOSE_FETCH: every HTTP exchange of fetch() (undici) and of the http/https client
 // modules, logged to stderr from Node's diagnostics channels, so no request or body is touched.
-//   curl  → `[fetch] $ curl …` (a command bash can run; the body of http.request is not
+//   curl  → `[fetch] $ curl …` (a command sh can run, every part quoted; the body of http.request is not
 //           observable, so only fetch() bodies are included), then what `true` prints
 //   true  → `[fetch] > HTTP/1.1 METHOD url`, `[fetch] > Header: value`…, `[fetch]`,
 //           `[fetch] < 200 OK`, `[fetch] < Header: value`…
