@@ -78,7 +78,7 @@ await Promise.all([
     // call; bundled, the adapter's frames are rt's own and stay out of the program's stack traces.
     entryPoints: {
       cli: "src/cli/main.ts",
-      flags: "src/cli/flags.ts",
+      flags: "src/flags/table.ts",
       schema: "src/config/schema.ts",
       "rt-shell": "src/run/rt-shell.ts",
       secrets: "src/secrets/index.ts",

@@ -15,8 +15,8 @@ import { changeDirectory } from "../process/cwd.js";
 import { applyStartupOptions } from "../process/startup-options.js";
 import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
-import type { Invocation } from "./prepare.js";
-import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "./parse.js";
+import type { Invocation } from "../register/prepare.js";
+import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "../flags/parse.js";
 
 declare const RT_VERSION: string;
 
@@ -40,7 +40,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
     } else {
       const values = withConfig(parsed.values);
       // Before the env files: a restarted process reads them itself, from the real environment.
-      applyStartupOptions(values, argv);
+      if (applyStartupOptions(values, argv)) return;
       if (inspectorFlag(values)) bootInspectorThread(inspectorThread);
       loadEnvFiles(values);
       running = dispatch({ ...parsed, values }, cacheRoot);

@@ -5,7 +5,7 @@
 // earlier ones, and the real environment wins over every file. Parsed by Node's util.parseEnv.
 import * as path from "node:path";
 import { parseEnv } from "node:util";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 import { readProjectFile } from "../data-files.js";
 import { UsageError } from "../errors.js";
 import { reportWatched } from "../watch/report.js";

@@ -4,7 +4,7 @@
 // resolution and tsconfig, and the `rt` namespace as under `rt app.ts`.
 import * as path from "node:path";
 import { withConfig } from "../config/rtfig.js";
-import { prepareRuntime } from "../cli/prepare.js";
+import { prepareRuntime } from "./prepare.js";
 import { ProgramError, UsageError } from "../errors.js";
 import { readInheritedSettings } from "./inherit.js";
 import { THREAD_VARIABLE } from "./variables.js";

@@ -20,8 +20,8 @@
 import { syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import type { WorkerOptions } from "node:worker_threads";
-import { flagByName, type FlagGroup } from "../cli/flags.js";
-import { setFlagValue, type FlagValues } from "../cli/parse.js";
+import { flagByName, type FlagGroup } from "../flags/table.js";
+import { setFlagValue, type FlagValues } from "../flags/parse.js";
 import { REPORT_FD_VARIABLE, watchReportFd } from "../watch/report.js";
 import { LOADER_VARIABLE, NODE_OPTIONS, THREAD_VARIABLE } from "./variables.js";
 
@@ -85,11 +85,6 @@ export function withRegisterOption(nodeOptions: string | undefined): string {
 export function passToChildProcesses(settings: InheritedSettings): void {
   process.env[LOADER_VARIABLE] = JSON.stringify(settings);
   process.env[NODE_OPTIONS] = withRegisterOption(process.env[NODE_OPTIONS]);
-}
-
-/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
-export function isWorkerThreadsSpecifier(specifier: string): boolean {
-  return specifier === "worker_threads" || specifier === "node:worker_threads";
 }
 
 /**

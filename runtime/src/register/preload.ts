@@ -36,8 +36,9 @@ function wanted(): boolean {
 
 if (wanted()) {
   // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
-  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
-  const cacheRoot = home ? `${home}/rt` : undefined;
-  if (cacheRoot) enableCompileCache(`${cacheRoot}/v8`);
-  (require(path.join(__dirname, "cli.cjs")) as typeof import("../cli/main.js")).registerLoader(inWorker, cacheRoot);
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, ".cache"));
+  const cacheRoot = home ? path.join(home, "rt") : undefined;
+  if (cacheRoot) enableCompileCache(path.join(cacheRoot, "v8"));
+  // The CLI bundle re-exports index.ts's registerLoader: typed from here, as the CLI stands on register/.
+  (require(path.join(__dirname, "cli.cjs")) as typeof import("./index.js")).registerLoader(inWorker, cacheRoot);
 }

@@ -5,7 +5,7 @@ export { resolveRunTarget, type ResolveOptions, type RunTarget } from "./target.
 export { lifecycleSteps, type Step } from "./lifecycle.js";
 export { manifestFromJson, type Manifest } from "./manifest.js";
 export { filterPackages, loadWorkspace, missingInPackage, noneHaveScript, type Workspace } from "./workspaces.js";
-export { convertFlagValue, scanArgs, unknownFlag, type ScannedArg } from "../cli/parse.js";
+export { convertFlagValue, scanArgs, unknownFlag, type ScannedArg } from "../flags/parse.js";
 export { ProgramError, UsageError } from "../errors.js";
 // Suggestions worded as rt's own ("did you mean ...").
 export { closestMatches } from "../text.js";

@@ -17,9 +17,9 @@ import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { applyNetworkFlags } from "../net/flags.js";
 import { preconnectStores } from "../stores/load.js";
 import { HotReloader } from "../watch/hot.js";
-import { inheritedSettings, passToChildProcesses, patchWorkerThreads } from "../register/inherit.js";
+import { inheritedSettings, passToChildProcesses, patchWorkerThreads } from "./inherit.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
-import type { FlagValues } from "./parse.js";
+import type { FlagValues } from "../flags/parse.js";
 
 /** What a command runs with: the flag values, the program's arguments and rt's cache directory. */
 export interface Invocation {
