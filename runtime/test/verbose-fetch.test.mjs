@@ -29,7 +29,7 @@ function handler(request, response) {
     }
     if (request.url.startsWith("/echo") || request.url.startsWith("http:")) {
       received.push({ method: request.method, url: request.url, headers: request.headers, body });
-      response.writeHead(200, { "Set-Cookie": `sid=${CANARY}; Path=/; HttpOnly`, "Content-Length": "2" });
+      response.writeHead(200, { "Set-Cookie": `sid=${CANARY}; Path=/; HttpOnly`, "WWW-Authenticate": 'Bearer realm="rt"', "Content-Length": "2" });
       return response.end("ok");
     }
     const text = JSON.stringify({ method: request.method, url: request.url, got: body });
@@ -279,6 +279,7 @@ describe("credentials never reach the log", () => {
         "[fetch] > Private-Token: [REDACTED]",
         "[fetch] > X-Custom: visible",
         "[fetch] < Set-Cookie: sid=[REDACTED]; Path=/; HttpOnly",
+        '[fetch] < WWW-Authenticate: Bearer realm="rt"',
         "[fetch] > Authorization: Basic [REDACTED]",
         "[fetch] > Proxy-Authorization: Basic [REDACTED]",
         "[fetch] < Location: /echo?access_token=[REDACTED]",
