@@ -4,8 +4,8 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt/flags";
-import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
+import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt-runtime/flags";
+import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt-runtime/scripts";
 import {
   CompletionItemKind,
   MarkupKind,

@@ -2,8 +2,8 @@
 // defined twice (rt refuses the file), keys rt ignores (unknown, one-invocation flags) and values
 // of the wrong type or outside an enum (rt refuses the file). A key defined twice hides nothing:
 // the file's other problems are reported with it (rtfig/model.ts).
-import { configTableOf, flagByName } from "rt/flags";
-import { closestMatches } from "rt/scripts";
+import { configTableOf, flagByName } from "rt-runtime/flags";
+import { closestMatches } from "rt-runtime/scripts";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
