@@ -234,15 +234,29 @@ export class RtDebugSession extends DebugSession {
     await this.startTarget(new AttachedProgram(args, this.targetEvents()));
   }
 
-  /** Starts the target; the program runs once the client has set its breakpoints (configurationDone). */
+  /**
+   * Starts the target and answers: the program waits, and runs once the client has set its
+   * breakpoints (configurationDone). Not awaited here: a client may wait for launch's answer
+   * before it sends its breakpoints, as DAP allows.
+   */
   private async startTarget(target: DebugTarget): Promise<void> {
     this.target = target;
     this.terminatedSent = false;
     await target.start();
     // (Nothing to wait for without a debugger: noDebug.)
-    if (!this.debuggee.connected) return;
-    await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).catch(() => {});
-    await this.debuggee.run();
+    if (this.debuggee.connected) void this.runWhenConfigured();
+  }
+
+  private async runWhenConfigured(): Promise<void> {
+    const configured = await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
+    if (!configured)
+      this.sendEvent(
+        new OutputEvent(`rt: no configurationDone within ${CONFIGURATION_TIMEOUT_MS / 1000} s: the program runs with the breakpoints set so far\n`, "console"),
+      );
+    await this.debuggee.run().catch(() => {});
   }
 
   private targetEvents(): TargetEvents {
