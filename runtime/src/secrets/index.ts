@@ -10,7 +10,7 @@ import { request } from "./store.js";
 
 // The declarations users see (types/rt.d.ts) are the one definition of the API's shape.
 export type { Secrets, SecretsOptions } from "rt";
-export { MAX_NAME_LENGTH, MAX_VALUE_BYTES, readPair } from "./arguments.js";
+export { checkPart, MAX_NAME_LENGTH, MAX_VALUE_BYTES, readPair } from "./arguments.js";
 export { STORE_ERRORS, type SecretsError, type StoreErrorCode } from "./errors.js";
 export { listNames } from "./list.js";
 
