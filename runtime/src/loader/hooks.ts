@@ -80,6 +80,10 @@ export class ModuleLoader {
    * again if ever needed, rather than kept).
    */
   private readonly moduleSources = new Map<string, string | null>();
+  /** The URLs of the CommonJS modules loaded, whose import() calls see Node's namespaces. */
+  private readonly commonJsUrls = new Set<string>();
+  /** CommonJS modules first imported by CommonJS (`import()` in a .cjs file): Node's namespace, not bun's facade. */
+  private readonly nodeNamespaces = new Set<string>();
   /** The importers (URL, specifier) of each file URL imported from an ES module, until it loads. */
   private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
   private beforeWorkerThreads: (() => void) | undefined;
@@ -148,6 +152,11 @@ export class ModuleLoader {
     const url = tracker ? tracker.resolved(resolved.url, context.parentURL, forRequire) : resolved.url;
     const parentURL = context.parentURL;
     if (forRequire || !parentURL?.startsWith("file:")) return url === resolved.url ? resolved : { ...resolved, url };
+    // The interop is for ES modules: CommonJS code is written against Node's namespace.
+    if (this.commonJsUrls.has(parentURL)) {
+      if (!this.interop.hasFacade(url)) this.nodeNamespaces.add(url);
+      return url === resolved.url ? resolved : { ...resolved, url };
+    }
     return { ...resolved, url: this.noteImport(url, parentURL, specifier) };
   }
 
@@ -222,6 +231,7 @@ export class ModuleLoader {
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const loaded = this.loadFile(url, context, nextLoad);
     if (loaded.format === "module" && loaded.source != null) this.moduleSources.set(url, typeof loaded.source === "string" ? loaded.source : null);
+    else if (loaded.format === "commonjs") this.commonJsUrls.add(url);
     this.importers.delete(url);
     return loaded;
   }
@@ -239,7 +249,7 @@ export class ModuleLoader {
         registerTranspiled(file, transpiled.code);
         return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
       };
-      if (transpiled.format !== "commonjs" || forRequire) return loaded();
+      if (transpiled.format !== "commonjs" || forRequire || this.nodeNamespaces.has(url)) return loaded();
       // The facade's require() loads the same file: it takes this result instead of transpiling again.
       this.pending.set(file, transpiled);
       return this.facadeFor(file, url, transpiled.code) ?? loaded();
@@ -255,7 +265,7 @@ export class ModuleLoader {
 
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
-    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
+    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile || this.nodeNamespaces.has(url)) return loaded;
     return this.facadeFor(file, url, undefined) ?? loaded;
   }
 
