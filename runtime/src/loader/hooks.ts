@@ -80,9 +80,12 @@ export class ModuleLoader {
    * again if ever needed, rather than kept).
    */
   private readonly moduleSources = new Map<string, string | null>();
-  /** The URLs of the CommonJS modules loaded, whose import() calls see Node's namespaces. */
-  private readonly commonJsUrls = new Set<string>();
-  /** CommonJS modules first imported by CommonJS (`import()` in a .cjs file): Node's namespace, not bun's facade. */
+  /**
+   * The URLs of the CommonJS JavaScript Node loads as it is (a .cjs entry, a package's CommonJS):
+   * code written against Node, whose import() calls see Node's namespaces.
+   */
+  private readonly plainCommonJsUrls = new Set<string>();
+  /** CommonJS modules first imported by plain CommonJS (`import()` in a .cjs file): Node's namespace, not bun's facade. */
   private readonly nodeNamespaces = new Set<string>();
   /** The importers (URL, specifier) of each file URL imported from an ES module, until it loads. */
   private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
@@ -152,8 +155,8 @@ export class ModuleLoader {
     const url = tracker ? tracker.resolved(resolved.url, context.parentURL, forRequire) : resolved.url;
     const parentURL = context.parentURL;
     if (forRequire || !parentURL?.startsWith("file:")) return url === resolved.url ? resolved : { ...resolved, url };
-    // The interop is for ES modules: CommonJS code is written against Node's namespace.
-    if (this.commonJsUrls.has(parentURL)) {
+    // bun's interop is for ES modules and the TypeScript rt compiles; Node's CommonJS keeps Node's.
+    if (this.plainCommonJsUrls.has(parentURL)) {
       if (!this.interop.hasFacade(url)) this.nodeNamespaces.add(url);
       return url === resolved.url ? resolved : { ...resolved, url };
     }
@@ -231,7 +234,6 @@ export class ModuleLoader {
     if (!url.startsWith("file:") || this.transpiling) return nextLoad(url, context);
     const loaded = this.loadFile(url, context, nextLoad);
     if (loaded.format === "module" && loaded.source != null) this.moduleSources.set(url, typeof loaded.source === "string" ? loaded.source : null);
-    else if (loaded.format === "commonjs") this.commonJsUrls.add(url);
     this.importers.delete(url);
     return loaded;
   }
@@ -265,6 +267,7 @@ export class ModuleLoader {
 
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
+    if (loaded.format === "commonjs") this.plainCommonJsUrls.add(url);
     if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile || this.nodeNamespaces.has(url)) return loaded;
     return this.facadeFor(file, url, undefined) ?? loaded;
   }

@@ -215,6 +215,10 @@ test("a package imported from inside node_modules: that package's node_modules f
   assert.equal(shown(decide("@/a", "import", scopeOf(), from)), "node (none)");
 });
 
+test("an importer that is a directory's URL (Node's --test-reporter modules: `${cwd}/`) resolves from that directory", () => {
+  assert.equal(shown(decide("./both", "import", scopeOf(), "/app/")), "both.tsx");
+});
+
 test("'.' and '..' name the importer's directory and its parent", () => {
   assert.equal(shown(decide(".", "import", scopeOf(), "/app/dir/x.ts")), "dir/index.ts");
   assert.equal(shown(decide("..", "require", scopeOf(), "/app/dir/x/y.ts")), "dir/index.ts");

@@ -63,7 +63,8 @@ export function resolveRequest(specifier: string, context: Pick<ResolveHookConte
   return {
     specifier,
     parentPath,
-    fromDir: parentPath ? path.dirname(parentPath) : process.cwd(),
+    // A directory's URL (Node resolves --test-reporter modules from `${cwd}/`) is where to start itself.
+    fromDir: parentPath ? (parentPath.endsWith(path.sep) ? path.resolve(parentPath) : path.dirname(parentPath)) : process.cwd(),
     conditions: context.conditions,
     forRequire: context.conditions.includes("require"),
     macro: context.importAttributes?.type === "macro",
