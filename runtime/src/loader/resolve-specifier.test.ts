@@ -331,4 +331,12 @@ test("what a failure reports: rt's 'Cannot find module' with Node's hint, Node's
     const missingMain = resolutionError(notFound(code, { message }), requestOf("gone", how));
     assert.deepEqual([(missingMain as Error).message, (missingMain as { code: string }).code], [message, code]);
   }
+  // A subpath that is not there is the importer's mistake: rt's message, with Node's hint.
+  const subpath = resolutionError(
+    notFound("ERR_MODULE_NOT_FOUND", {
+      message: "Cannot find module '/app/node_modules/plain/nope' imported from /app/main.ts\nDid you mean to import \"plain/nope.js\"?",
+    }),
+    requestOf("plain/nope", "import"),
+  );
+  assert.equal((subpath as Error).message, "Cannot find module 'plain/nope' from '/app/main.ts'\nDid you mean to import \"plain/nope.js\"?");
 });

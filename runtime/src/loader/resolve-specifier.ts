@@ -176,7 +176,10 @@ export function resolutionError(error: unknown, request: ResolveRequest): unknow
   const message = (error as { message?: unknown } | null)?.message;
   if (typeof message !== "string" || typeof code !== "string") return error;
   const notFound = isNotFound(error);
-  if ((notFound && !missingTarget(error)) || (code === "ERR_INVALID_MODULE_SPECIFIER" && !specifier.startsWith("#") && !isPackageSpecifier(specifier))) {
+  if (
+    (notFound && !missingEntry(error, specifier)) ||
+    (code === "ERR_INVALID_MODULE_SPECIFIER" && !specifier.startsWith("#") && !isPackageSpecifier(specifier))
+  ) {
     const hint = /\n?(Did you mean[^\n]*)/.exec(message)?.[1];
     return moduleNotFound(request, hint);
   }
@@ -220,6 +223,15 @@ function isPackageSpecifier(specifier: string): boolean {
 function isNotFound(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}
+
+/**
+ * Whether Node's not-found error names the file a package's `main`/`exports` points to: a file
+ * other than the one the specifier itself names (`pkg/sub` missing is the importer's mistake).
+ */
+function missingEntry(error: unknown, specifier: string): boolean {
+  const missing = missingTarget(error);
+  return missing !== undefined && isPackageSpecifier(specifier) && !missing.endsWith(path.sep + splitSuffix(specifier)[0].replaceAll("/", path.sep));
 }
 
 /** The file a not-found error from Node's resolver names, when it names one (a package's target). */
