@@ -214,3 +214,123 @@ describe("rt.serve mistakes", () => {
     }
   });
 });
+
+/** Starts `source` (an rt.serve program that prints its port) from a temporary directory. */
+async function startProgram(t, source, env = {}) {
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, "server.ts"), source);
+  const live = rtLive(t, ["server.ts"], { cwd: dir, env });
+  const [, port] = /^(\d+)\n/.exec(await live.waitFor(/^\d+\n/));
+  return { live, port: Number(port) };
+}
+
+/** A node:http server answering 200 to whatever reaches its handler. */
+async function nodeServer(t, handler = (_request, response) => response.end("node")) {
+  const server = http.createServer(handler).listen(0, "127.0.0.1");
+  t.after(() => server.close());
+  await new Promise((resolve) => server.once("listening", resolve));
+  return server.address().port;
+}
+
+const statusLine = (answer) => answer.split("\r\n")[0];
+
+describe("rt.serve and hostile or careless clients", () => {
+  test("requests without a usable Host (HTTP/1.0 or 0.9 without one, odd values) get node:http's answers, nothing logged", async (t) => {
+    const { live, port } = await startProgram(
+      t,
+      "const server = rt.serve({ port: 0, fetch: (request) => new Response(new URL(request.url).host) });\nconsole.log(server.port);\n",
+    );
+    const nodePort = await nodeServer(t);
+    const requests = [
+      "GET / HTTP/1.0\r\n\r\n",
+      "GET /\r\n\r\n",
+      "GET / HTTP/1.1\r\n\r\n",
+      ...["a b", "[::1", "", "a:b:c", "a/b", "x@y", "%41", "h:99999", `${"a".repeat(8000)}`].map(
+        (host) => `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    ];
+    for (const request of requests) {
+      const [ours, node] = [await rawRequest(port, request), await rawRequest(nodePort, request)];
+      assert.equal(statusLine(ours), statusLine(node), JSON.stringify(request.slice(0, 40)));
+    }
+    // The program sees its own address where the client gave none it could use.
+    assert.match(await rawRequest(port, "GET / HTTP/1.0\r\n\r\n"), new RegExp(`\r\n\r\nlocalhost:${port}$`));
+    assert.match(await rawRequest(port, "GET / HTTP/1.0\r\nHost: a b\r\n\r\n"), new RegExp(`\r\n\r\nlocalhost:${port}$`));
+    assert.equal(live.output, `${port}\n`);
+  });
+
+  test("maxRequestBodySize (default 128 MiB, as Bun): 413 above it, by Content-Length before fetch runs or while a chunked body streams", async (t) => {
+    const program = (limit) =>
+      `const server = rt.serve({ port: 0, ${limit} async fetch(request) {
+  console.log("fetch ran");
+  return new Response(\`got \${(await request.arrayBuffer()).byteLength}\`);
+} });
+console.log(server.port);
+`;
+    const small = await startProgram(t, program("maxRequestBodySize: 1000,"));
+    const post = (body, headers) => rawRequest(small.port, `POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n\r\n${body}`);
+    assert.match(await post("a".repeat(1000), "Content-Length: 1000"), /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\ngot 1000$/);
+    assert.match(await post("", "Content-Length: 1001"), /^HTTP\/1\.1 413 Payload Too Large\r\n[\s\S]*Connection: close\r\n/i);
+    const chunk = (text) => `${text.length.toString(16)}\r\n${text}\r\n`;
+    assert.match(await post(`${chunk("a".repeat(600))}${chunk("a".repeat(400))}0\r\n\r\n`, "Transfer-Encoding: chunked"), /\r\n\r\ngot 1000$/);
+    assert.match(
+      await post(`${chunk("a".repeat(600))}${chunk("a".repeat(401))}0\r\n\r\n`, "Transfer-Encoding: chunked"),
+      /^HTTP\/1\.1 413 Payload Too Large\r\n/,
+    );
+    // fetch ran for the three bodies it may read (the chunked one over the limit fails while read).
+    assert.equal(small.live.output.match(/fetch ran/g).length, 3);
+
+    const byDefault = await startProgram(t, program(""));
+    const limit = 128 * 1024 * 1024;
+    const at = (length) => rawRequest(byDefault.port, `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+    assert.match(await at(limit + 1), /^HTTP\/1\.1 413 /);
+    assert.doesNotMatch(byDefault.live.output, /fetch ran|Error/);
+  });
+
+  test("a 256 MB body read with arrayBuffer(): peak memory within 2x node:http's reading it into one Buffer", async (t) => {
+    const size = 256 * 1024 * 1024;
+    const { port } = await startProgram(
+      t,
+      `const server = rt.serve({ port: 0, maxRequestBodySize: ${2 * size}, async fetch(request) {
+  const body = await request.arrayBuffer();
+  return new Response(\`\${body.byteLength} \${process.resourceUsage().maxRSS}\`);
+} });
+console.log(server.port);
+`,
+    );
+    const nodePort = await nodeServer(t, async (request, response) => {
+      const chunks = [];
+      for await (const chunk of request) chunks.push(chunk);
+      response.end(`${Buffer.concat(chunks).length} ${process.resourceUsage().maxRSS}`);
+    });
+    const upload = async (to) => {
+      const chunk = Buffer.alloc(1024 * 1024, 97);
+      const body = new ReadableStream({
+        sent: 0,
+        pull(controller) {
+          if (this.sent++ === size / chunk.length) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const response = await fetch(`http://127.0.0.1:${to}/`, { method: "POST", body, duplex: "half", headers: { "content-length": String(size) } });
+      const [length, maxRss] = (await response.text()).split(" ").map(Number);
+      assert.equal(length, size);
+      return maxRss;
+    };
+    // node:http's figure is this test process's (it reads in here), measured before rt's.
+    const node = await upload(nodePort);
+    const ours = await upload(port);
+    assert.ok(ours < 2 * node, `rt peak RSS ${ours} KiB, node:http ${node} KiB`);
+  });
+
+  test("server.port and server.url hold the bound port as soon as rt.serve returns, for an IP address too", () => {
+    const program = (hostname) =>
+      `const server = rt.serve({ port: 0, hostname: ${JSON.stringify(hostname)}, fetch: () => new Response("") });
+console.log(server.port > 0, server.url.port === String(server.port) && server.port > 0);
+server.stop();`;
+    assert.deepEqual(rt(["-e", program("127.0.0.1")]), { code: 0, signal: null, stdout: "true true\n", stderr: "" });
+    assert.deepEqual(rt(["-e", program("::1")]), { code: 0, signal: null, stdout: "true true\n", stderr: "" });
+    // A name is resolved first (its port is 0 until then); stop() before that still ends it.
+    assert.deepEqual(rt(["-e", program("localhost")]), { code: 0, signal: null, stdout: "false false\n", stderr: "" });
+  });
+});
