@@ -7,6 +7,7 @@ import * as http from "node:http";
 import { type AddressInfo, isIP } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { ServeOptions, Server } from "rt";
+import { hasBody, readBodyOnce } from "./body.js";
 
 /** What the command line decides: --port. */
 export interface ServeDefaults {
@@ -56,7 +57,11 @@ class RtServer implements Server {
     this.#requestedPort = port;
     this.#hostname = options.hostname;
     const handler = options.fetch;
-    const fetch = (request: Request) => checkedResponse(handler.call(this, request, this));
+    // rt.serve makes HTTP/1.1 servers only: `incoming` is node:http's.
+    const fetch = (request: Request, { incoming }: { incoming: object }) => {
+      if (hasBody(incoming as http.IncomingMessage)) readBodyOnce(request, incoming as http.IncomingMessage);
+      return checkedResponse(handler.call(this, request, this));
+    };
     const adapter = getRequestListener(fetch, { errorHandler: (error) => this.#failed(options, error) });
     keepInstanceOf();
     // Node answers a header block over http.maxHeaderSize (--max-http-header-size) with 431 itself.
