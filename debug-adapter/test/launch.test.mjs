@@ -167,6 +167,20 @@ describe("launch a program", () => {
     );
   });
 
+  test("a frame without a file (Node's internals): its text comes by the frame's sourceReference", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });
+    await dap.stopped();
+    const { stackFrames } = await dap.request("stackTrace", { threadId: 1 });
+    const internal = stackFrames.find((frame) => frame.source?.sourceReference);
+    assert.match(internal.source.name, /^node:internal\//);
+    const { content } = await dap.request("source", { source: internal.source, sourceReference: internal.source.sourceReference });
+    assert.match(content, /^'use strict';/);
+    assert.ok(content.split("\n").length >= internal.line, "the frame's line is in the text");
+    await dap.request("continue", { threadId: 1 });
+    assert.equal((await dap.event("exited")).exitCode, 0);
+  });
+
   test("conditional and hit-count breakpoints, logpoints with the breakpoint's location", async (t) => {
     const dap = DapClient.start(t);
     const set = await dap.launch(
@@ -292,6 +306,30 @@ describe("launch a program", () => {
       args.map((v) => v.value),
       ['"start"', "{answer: 42}"],
     );
+  });
+
+  test("output: console.group, console.assert and console.trace as Node prints them, format specifiers applied, the trace in original positions", async (t) => {
+    const TRACES = path.join(DIR, "traces.ts");
+    const dap = DapClient.start(t);
+    await dap.launch({ program: TRACES });
+    await dap.event("terminated");
+    const outputs = dap.events.filter((event) => event.event === "output" && event.body.source).map((event) => event.body);
+    assert.deepEqual(
+      outputs.map((body) => [
+        body.category,
+        body.group,
+        body.group === "end" ? "" : body.output.split("\n")[0],
+        `${path.basename(body.source.path)}:${body.line}`,
+      ]),
+      [
+        ["stdout", "start", "outer", "traces.ts:6"],
+        ["stderr", undefined, "Assertion failed: math is broken", "traces.ts:7"],
+        ["stderr", undefined, "Trace: at 7", "traces.ts:3"],
+        ["stdout", "end", "", "traces.ts:9"],
+        ["stdout", undefined, "42% done, {ok: true}", "traces.ts:10"],
+      ],
+    );
+    assert.deepEqual(outputs[2].output.split("\n").slice(1, 3), [`    at report (${TRACES}:3:11)`, `    at <anonymous> (${TRACES}:8:1)`]);
   });
 
   test("stopOnEntry stops on the program's first statement; exception breakpoints: all, then uncaught only", async (t) => {

@@ -123,6 +123,21 @@ describe("attach", () => {
     await dap.request("disconnect", {});
     await program.stop();
   });
+
+  test("a plain `node --inspect` program (not rt, which reports uncaught errors itself): its uncaught error reaches the Debug Console from the debugger, at its line", async (t) => {
+    const port = await freePort();
+    const PLAIN = path.join(DIR, "plain-throws.mjs");
+    const program = spawn(process.execPath, [`--inspect-wait=127.0.0.1:${port}`, PLAIN], { stdio: ["ignore", "ignore", "pipe"] });
+    t.after(() => program.kill("SIGKILL"));
+    let stderr = "";
+    await new Promise((resolve) => program.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk).includes("Debugger listening") && resolve()));
+    const dap = DapClient.start(t);
+    await dap.start("attach", { port }, {});
+    const uncaught = await dap.event("output", (body) => body.category === "stderr" && body.output.startsWith("Uncaught "));
+    assert.equal(uncaught.output.split("\n")[0], "Uncaught RangeError: nobody catches this");
+    assert.deepEqual([uncaught.source.path, uncaught.line, uncaught.column], [PLAIN, 4, 9]);
+    await dap.request("disconnect", {});
+  });
 });
 
 describe("bad input: an error answer the user can act on, never a hang", () => {

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
@@ -20,7 +20,7 @@ type scriptRequest struct {
 }
 
 // readRequest reads the command line the way the Node CLI's parser and resolveRunTarget do
-// (src/cli/parse.ts, src/run/target.ts) and says whether this front runs it. Any flag before
+// (src/flags/parse.ts, src/run/target.ts) and says whether this front runs it. Any flag before
 // the name, a built-in command, a path, a file name or a name that is no script: the Node CLI.
 func readRequest(argv []string) (scriptRequest, bool) {
 	var request scriptRequest

@@ -39,6 +39,10 @@ function mistake(result, code, line) {
   assert.equal(result.stdout, "");
 }
 
+/** The refusal of a service or name that is not UTF-8 text: the API's and the command line's. */
+const notUtf8 = (label) =>
+  `${label} is not valid UTF-8 text (it has bytes that are not UTF-8, or a lone surrogate), so the credential store would not keep it exactly: give the ${label} as UTF-8 text`;
+
 /** Every file under dir, recursively. */
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -157,7 +161,7 @@ describe("rt.secrets with a running keyring", () => {
       ["delete(NUL in name)", "TypeError", "ERR_INVALID_ARG_VALUE", "name must not contain NUL characters (the credential store would cut it there)"],
       ["get(256-char service)", "TypeError", "ERR_INVALID_ARG_VALUE", "service is 256 characters long; the limit is 255"],
       ["set(256-char name)", "TypeError", "ERR_INVALID_ARG_VALUE", "name is 256 characters long; the limit is 255"],
-      ["get(lone surrogate)", "TypeError", "ERR_INVALID_ARG_VALUE", "name is not well-formed Unicode (it has a lone surrogate)"],
+      ["get(lone surrogate)", "TypeError", "ERR_INVALID_ARG_VALUE", notUtf8("name")],
       [
         "set(options) without value",
         "TypeError",
@@ -191,8 +195,8 @@ describe("rt.secrets with a running keyring", () => {
     assert.equal(secretTool(["search", "--all", "service", "a"]).stdout, "");
   });
 
-  keyringTest('require("rt/secrets") works in plain Node, without rt', () => {
-    const code = `const { secrets } = require("rt/secrets");
+  keyringTest('require("rt-runtime/secrets") works in plain Node, without rt', () => {
+    const code = `const { secrets } = require("rt-runtime/secrets");
       (async () => { await secrets.set("plain-node", "gina", "from node"); console.log(await secrets.get({ service: "plain-node", name: "gina" }), await secrets.delete("plain-node", "gina")); })();`;
     const result = spawnSync(process.execPath, ["-e", code], { cwd: REPO, env: { ...process.env, ...keyring.env }, encoding: "utf8", timeout: 30_000 });
     assert.deepEqual([result.status, result.stderr, result.stdout], [0, "", "from node true\n"]);
@@ -262,37 +266,148 @@ describe("rt.secrets with a running keyring", () => {
       assert.equal(secretTool(["search", "--all", "service", "cli", "username", "jack"]).stdout, "");
     });
 
-    /** `rt secrets set cli <name>` on a terminal (script(1)), typing `keys` at the prompt: { code, screen }. */
-    const typeAtPrompt = async (name, keys) => {
-      const command = `'${process.execPath}' -- '${RT_BIN}' secrets set cli ${name}`;
-      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env } });
+    /**
+     * `command` (a shell command line) on a terminal (script(1)), typing `keys` once `prompt`
+     * shows; the shell reports the exit code and whether the terminal echoes afterwards.
+     * Resolves { code, screen, echo }: screen is what the terminal showed before the report.
+     */
+    const typeAtPrompt = async (command, prompt, keys) => {
+      // `trap :` (not ignored, so the command still gets Ctrl-C) keeps the shell alive after it.
+      const script = `trap : INT; ${command}; echo "[exit $?]"; stty -a`;
+      const child = spawn("script", ["-qec", script, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env } });
       let screen = "";
       let typed = false;
       child.stdout.setEncoding("utf8").on("data", (chunk) => {
         screen += chunk;
-        if (!typed && screen.includes(`Value for cli/${name}: `)) {
+        if (!typed && screen.includes(prompt)) {
           typed = true;
           child.stdin.write(keys);
         }
       });
       const timer = setTimeout(() => child.kill(), 30_000);
-      const code = await new Promise((resolve) => child.on("close", resolve));
+      await new Promise((resolve) => child.on("close", resolve));
       clearTimeout(timer);
-      return { code, screen: screen.replace(/\r/g, "") };
+      const [shown, report = ""] = screen.replace(/\r/g, "").split(/\[exit (?=\d+\]\n)/);
+      return { code: Number.parseInt(report, 10), screen: shown, echo: /(?:^|\s)echo(?:\s|;|$)/m.test(report) };
     };
+    const rtSet = (name) => `'${process.execPath}' -- '${RT_BIN}' secrets set cli ${name}`;
+    const hasScript = (t) => spawnSync("sh", ["-c", "command -v script"]).status === 0 || skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
 
     keyringTest("on a terminal, set prompts without echoing what is typed; Enter alone stores nothing", async (t) => {
-      if (spawnSync("sh", ["-c", "command -v script"]).status !== 0) return skipUnlessCI(t, "needs script(1) (Debian: bsdutils) for a terminal");
-      const typo = await typeAtPrompt("kate", "TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
-      assert.deepEqual(typo, { code: 0, screen: "Value for cli/kate: \n" });
+      if (!hasScript(t)) return;
+      const typo = await typeAtPrompt(rtSet("kate"), "Value for cli/kate: ", "TOPSECRET-typ0\u007fo\r"); // a typo, Backspace, Enter
+      assert.deepEqual(typo, { code: 0, screen: "Value for cli/kate: \n", echo: true });
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
-      const enter = await typeAtPrompt("kate", "\r");
+      const enter = await typeAtPrompt(rtSet("kate"), "Value for cli/kate: ", "\r");
       assert.equal(enter.code, 1);
       assert.match(
         enter.screen,
         /^Value for cli\/kate: \nerror: nothing was typed: nothing was stored\. To store an empty value on purpose: rt secrets set --allow-empty cli kate < \/dev\/null; to remove the secret: rt secrets delete cli kate\n$/,
       );
       assert.equal(secretTool(["lookup", "service", "cli", "username", "kate"]).stdout, "TOPSECRET-typo");
+    });
+
+    keyringTest("the prompt stores what was typed, keystroke for keystroke as secret-tool stores it (the terminal's own line editing)", async (t) => {
+      if (!hasScript(t)) return;
+      const keystrokes = {
+        "kill-line": ["wrong\u0015right\r", "right"], // Ctrl-U erases the line typed so far
+        tab: ["a\tb\r", "a\tb"],
+        erase: ["abc\u007f\u007fd\r", "ad"], // Backspace twice
+        "word-erase": ["one two\u0017three\r", "one three"], // Ctrl-W
+        "ctrl-d-mid-line": ["abc\u0004def\r", "abcdef"], // Ctrl-D hands over "abc", typing goes on
+        "ctrl-d-twice": ["abc\u0004\u0004", "abc"], // the second Ctrl-D ends the input
+      };
+      for (const [name, [keys, stored]] of Object.entries(keystrokes)) {
+        const typed = await typeAtPrompt(rtSet(`rt-${name}`), `Value for cli/rt-${name}: `, keys);
+        assert.deepEqual(typed, { code: 0, screen: `Value for cli/rt-${name}: \n`, echo: true }, name);
+        const peer = await typeAtPrompt(`secret-tool store --label=peer service cli username peer-${name}`, "Password: ", keys);
+        assert.equal(peer.code, 0, name);
+        const peerStored = secretTool(["lookup", "service", "cli", "username", `peer-${name}`]).stdout;
+        assert.deepEqual([secretTool(["lookup", "service", "cli", "username", `rt-${name}`]).stdout, peerStored], [stored, stored], name);
+        assert.deepEqual(inStore(["secrets", "get", "cli", `rt-${name}`]).stdout, stored, name);
+      }
+    });
+
+    keyringTest("at the prompt, Ctrl-D on an empty line, Ctrl-C and Ctrl-\\ cancel: nothing stored, echo restored", async (t) => {
+      if (!hasScript(t)) return;
+      assert.equal(inStore(["secrets", "set", "cli", "cancel"], { input: "TOPSECRET-kept" }).code, 0);
+      const eof = await typeAtPrompt(rtSet("cancel"), "Value for cli/cancel: ", "\u0004");
+      assert.deepEqual(eof, {
+        code: 1,
+        screen: "Value for cli/cancel: \nerror: the input ended (Ctrl-D) before anything was typed: nothing was stored\n",
+        echo: true,
+      });
+      // Even with --allow-empty: Enter is how to give an empty value, the end of the input never is.
+      assert.equal((await typeAtPrompt(`${rtSet("cancel")} --allow-empty`, "Value for cli/cancel: ", "\u0004")).code, 1);
+      const interrupted = await typeAtPrompt(rtSet("cancel"), "Value for cli/cancel: ", "half-typed\u0003");
+      assert.deepEqual(interrupted, { code: 130, screen: "Value for cli/cancel: \nerror: cancelled: nothing was stored\n", echo: true });
+      const quit = await typeAtPrompt(rtSet("cancel"), "Value for cli/cancel: ", "half-typed\u001c"); // Ctrl-\
+      // (bash then reports the job's "Quit" on its own line)
+      assert.deepEqual(
+        { ...quit, screen: quit.screen.split("\n").slice(0, 2) },
+        { code: 131, screen: ["Value for cli/cancel: ", "error: cancelled: nothing was stored"], echo: true },
+      );
+      assert.equal(secretTool(["lookup", "service", "cli", "username", "cancel"]).stdout, "TOPSECRET-kept");
+    });
+
+    keyringTest("a service or name that is not UTF-8 is refused by every subcommand, so it never replaces or deletes another item", () => {
+      // A name typed as the character U+FFFD is exact (its bytes are UTF-8): secret-tool stores it too.
+      assert.deepEqual(inStore(["secrets", "set", "bytes", "\ufffd"], { input: "TOPSECRET-first" }), { code: 0, signal: null, stdout: "", stderr: "" });
+      /** rt with raw bytes in argv: `words` are shell words, so printf can make bytes that are not UTF-8. */
+      const shell = (words, input) => {
+        const result = spawnSync("sh", ["-c", `exec "$0" -- "$1" ${words}`, process.execPath, RT_BIN], {
+          cwd,
+          env: { ...process.env, ...keyring.env },
+          input,
+          encoding: "utf8",
+        });
+        return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+      };
+      for (const bytes of ["\\377", "\\376", "a\\303"]) {
+        mistake(shell(`secrets set bytes "$(printf '${bytes}')"`, "TOPSECRET-second"), 2, `rt: ${notUtf8("name")}`);
+        mistake(shell(`secrets delete bytes "$(printf '${bytes}')"`), 2, `rt: ${notUtf8("name")}`);
+        mistake(shell(`secrets get bytes "$(printf '${bytes}')"`), 2, `rt: ${notUtf8("name")}`);
+        mistake(shell(`secrets set "$(printf 'bytes${bytes}')" x`, "TOPSECRET-second"), 2, `rt: ${notUtf8("service")}`);
+        mistake(shell(`secrets list "$(printf 'bytes${bytes}')"`), 2, `rt: ${notUtf8("service")}`);
+      }
+      // Typed U+FFFD next to a byte that is not UTF-8: refused, not taken for the typed one.
+      mistake(shell(`secrets set "$(printf '\\357\\277\\275')" "$(printf '\\377')"`, "x"), 2, `rt: ${notUtf8("name")}`);
+      assert.deepEqual(secretTool(["lookup", "service", "bytes", "username", "\ufffd"]), { code: 0, stdout: "TOPSECRET-first", stderr: "" });
+      assert.deepEqual(inStore(["secrets", "list", "bytes", "--json"]).stdout, '["\ufffd"]\n');
+      // The API: a lone surrogate is JavaScript's name that does not decode exactly.
+      const api = inStore([
+        "-e",
+        `for (const call of [() => rt.secrets.set("bytes", "\\ud800", "x"), () => rt.secrets.delete("bytes", "\\udfff"), () => rt.secrets.get({ service: "\\ud800", name: "a" })])
+           await call().then(() => console.log("resolved"), (e) => console.log(e.code, e.message));
+         console.log(await rt.secrets.get("bytes", "\\ufffd"));`,
+      ]);
+      assert.deepEqual(api.stdout.split("\n"), [
+        `ERR_INVALID_ARG_VALUE ${notUtf8("name")}`,
+        `ERR_INVALID_ARG_VALUE ${notUtf8("name")}`,
+        `ERR_INVALID_ARG_VALUE ${notUtf8("service")}`,
+        "TOPSECRET-first",
+        "",
+      ]);
+    });
+
+    keyringTest("list prints a name with a newline or another control character, or a leading quote, as a JSON string: one line per name", () => {
+      const names = ["plain", "two\nlines", "tab\there", '"quoted"', "red\u001b[31m", "del\u007f", "c1\u009b", "trailing\r"];
+      const stored = inStore(["-e", `for (const name of ${JSON.stringify(names)}) await rt.secrets.set("listing", name, "x")`]);
+      assert.deepEqual([stored.code, stored.stderr], [0, ""]);
+      const listed = inStore(["secrets", "list", "listing"]);
+      assert.deepEqual(listed, {
+        code: 0,
+        signal: null,
+        stdout: ['"\\"quoted\\""', '"c1\\u009b"', '"del\\u007f"', "plain", '"red\\u001b[31m"', '"tab\\there"', '"trailing\\r"', '"two\\nlines"', ""].join("\n"),
+        stderr: "",
+      });
+      // Every escaped line is JSON and gives back the name.
+      const back = listed.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => (line.startsWith('"') ? JSON.parse(line) : line));
+      assert.deepEqual(back, [...names].sort());
+      assert.deepEqual(JSON.parse(inStore(["secrets", "list", "listing", "--json"]).stdout), [...names].sort());
     });
 
     keyringTest("set never destroys a stored secret by accident: a directory, a closed or an empty stdin store nothing", () => {

@@ -1,8 +1,12 @@
 // The user's breakpoints (per original file, as DAP sets them) and the V8 breakpoints that stand
 // for them in each loaded script. A breakpoint in a file that is not loaded yet is set when the
 // script that holds it is parsed, while the program is held before that script runs (see
-// Debuggee: instrumentation pauses), so it is never missed. Hit counts are counted here; log
+// stops.ts: instrumentation pauses), so it is never missed. Hit counts are counted here; log
 // messages and conditions become the V8 breakpoint's condition.
+// Covered by: debug-adapter/test/launch.test.mjs ("breakpoints in app.ts and in lazily imported
+// lazy.ts …", "a CommonJS file …", "conditional and hit-count breakpoints, logpoints …",
+// "terminate … restart starts it again with the same breakpoints"), workers.test.mjs (the
+// editor's breakpoint verified by the worker's copy), children.test.mjs.
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { CdpSession } from "../cdp/connection.js";

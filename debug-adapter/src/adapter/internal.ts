@@ -1,5 +1,7 @@
 // Code that is not the user's: Node's internals and rt's own bundle. Their frames are shown
 // dimmed, and "stop on entry" skips them.
+// Covered by: debug-adapter/test/launch.test.mjs ("stack trace …" (Node's frames dimmed), "pause
+// stops in the program's own code …", the stopOnEntry tests).
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,8 @@
 // The scripts the program has loaded and their source maps: which original file a generated
 // position belongs to and back. rt's transpiled files carry inline source maps (data: URLs);
 // a linked map (a file next to the script) is read from disk.
+// Covered by: debug-adapter/test/launch.test.mjs (breakpoints and stacks through source maps in
+// every test; "a frame without a file …" for source references), workers.test.mjs.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -1,6 +1,9 @@
 // Variables: DAP's variablesReference handles for scopes, objects, array/map slices and lists of
 // values (console arguments, a return value), rendered from V8's remote objects. Handles made
 // while paused die at the next resume (V8 frees their objects); console handles live on.
+// Covered by: debug-adapter/test/launch.test.mjs ("stack trace, scopes and variables (golden),
+// paging …", "stepping, evaluate …, setVariable …", "output: console.* … expandable objects"),
+// targets.test.mjs ("requests that make no sense: variables that are gone …").
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
 import type { CdpSession } from "../cdp/connection.js";
@@ -22,7 +25,7 @@ const PAGE_THRESHOLD = 100;
 /** Slices never exceed this many items, whatever a client asks. */
 const MAX_SLICE = 1000;
 
-/** Within a thread's range of ids (see Debuggee), persistent handles are numbered from here. */
+/** Within a thread's range of ids (see thread-state.ts), persistent handles are numbered from here. */
 const PERSISTENT_OFFSET = 5_000_000;
 
 export class Variables {

@@ -2,7 +2,7 @@
 // gnome-keyring, and secret-tool (libsecret) checks what the panel's actions stored.
 const assert = require("node:assert/strict");
 const vscode = require("vscode");
-const { secretTool } = require("./support.cjs");
+const { eventually, secretTool } = require("./support.cjs");
 
 const service = `rt-vscode-test-${process.pid}`;
 const account = { kind: "account", service, name: "alice" };
@@ -23,6 +23,39 @@ suite("secrets panel actions", () => {
   test("update replaces the value", async () => {
     assert.equal(await vscode.commands.executeCommand("rt.secrets.update", account, { value: "n3w" }), true);
     assert.deepEqual(secretTool("lookup", "service", service, "username", "alice"), { code: 0, stdout: "n3w" });
+  });
+
+  /** Runs `command` without a value, so its masked input box opens, and presses Enter on the empty box. */
+  async function enterOnEmptyBox(command, node, answers) {
+    let settled = false;
+    const result = vscode.commands.executeCommand(command, node, answers).finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the box opens
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const acceptedEmpty = settled;
+    // Escape: the box closes and the command ends without storing.
+    await eventually(async () => (await vscode.commands.executeCommand("workbench.action.closeQuickOpen"), settled), "the input box to close", 10_000);
+    return { acceptedEmpty, result: await result };
+  }
+
+  test("Enter on an empty value box stores nothing: the box stays open (Update and Add)", async () => {
+    assert.deepEqual(await enterOnEmptyBox("rt.secrets.update", account), { acceptedEmpty: false, result: false });
+    assert.deepEqual(await enterOnEmptyBox("rt.secrets.add", undefined, { service, name: "alice" }), { acceptedEmpty: false, result: false });
+    assert.deepEqual(secretTool("lookup", "service", service, "username", "alice"), { code: 0, stdout: "n3w" });
+  });
+
+  test('a value "" from another extension is stored only with allowEmpty: true', async () => {
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.update", account, { value: "" }), undefined);
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.add", undefined, { service, name: "alice", value: "" }), undefined);
+    assert.equal(secretTool("lookup", "service", service, "username", "alice").stdout, "n3w");
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.update", account, { value: "", allowEmpty: true }), true);
+    assert.deepEqual(secretTool("lookup", "service", service, "username", "alice"), { code: 0, stdout: "" });
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.update", account, { value: "n3w" }), true);
+  });
+
+  test("a name that is not UTF-8 text (a lone surrogate) is refused, as rt.secrets refuses it: nothing stored", async () => {
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.add", undefined, { service, name: "bob\ud800", value: "x" }), undefined);
+    assert.equal(secretTool("search", "--all", "service", service).stdout.match(/^\[\//gm)?.length, 1);
   });
 
   test("delete without confirmation keeps the value; confirmed, it removes it", async () => {

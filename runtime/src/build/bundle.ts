@@ -1,7 +1,7 @@
 // `rt build`: one esbuild build (or a watching context) with rt's plugins. esbuild prints its
 // own positioned messages and the list of output files; a failed build exits 1.
 import type { BuildFailure } from "esbuild";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 import { ProgramError } from "../errors.js";
 import { loadTsconfig } from "../transpile/tsconfig.js";
 import { buildDirectly } from "./direct.js";

@@ -2,8 +2,8 @@
 // the runtime's own mapping (transpile/options.ts), so a bundle compiles exactly as `rt` runs.
 import * as path from "node:path";
 import type { BuildOptions, Loader } from "esbuild";
-import type { FlagValues } from "../cli/parse.js";
-import { flagDefault, type LoaderName } from "../cli/flags.js";
+import type { FlagValues } from "../flags/parse.js";
+import { flagDefault, type LoaderName } from "../flags/table.js";
 import { UsageError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { resolutionSettings, transpileSettings, type TranspileSettings } from "../transpile/options.js";

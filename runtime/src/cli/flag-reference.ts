@@ -1,12 +1,12 @@
 // docs/flags.md, generated from the flag table as `rt --help` is: one table per group, with what
 // rtfig.toml can hold. A test fails when the committed page differs (`npm run docs` rewrites it).
-import { COMMANDS, commandsTaking, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "./flags.js";
+import { COMMANDS, commandsTaking, configTableOf, FLAG_GROUPS, FLAGS, type CommandFlags, type FlagSpec } from "../flags/table.js";
 
 export function flagReference(): string {
   const lines = [
     "# Every flag",
     "",
-    "Generated from the flag table (`runtime/src/cli/flags.ts`) by `npm run docs`; do not edit by hand.",
+    "Generated from the flag table (`runtime/src/flags/table.ts`) by `npm run docs`; do not edit by hand.",
     "Runtime flags go right after `rt` (or `rt run`). The rtfig.toml column says where",
     "[rtfig.toml](configuration.md) may hold a default: a top-level key, the `[run]` table, or nowhere",
     "(a flag that describes one invocation).",

@@ -1,5 +1,5 @@
 // `rt --help`, generated from the flag table.
-import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "./flags.js";
+import { COMMANDS, FLAG_GROUPS, FLAGS, type FlagSpec } from "../flags/table.js";
 
 declare const RT_VERSION: string;
 

@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import * as path from "node:path";
 import { parseEnv } from "node:util";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 import { unreadableReason, withoutBom } from "../data-files.js";
 import { UsageError } from "../errors.js";
 import { reportWatched } from "../watch/report.js";

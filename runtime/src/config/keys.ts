@@ -1,6 +1,6 @@
 // rtfig.toml's keys, derived from the flag table: every flag rtfig.toml can hold a default for
 // is a top-level key (or a key of the `[run]` table), spelled in kebab-case or camelCase.
-import { configTableOf, FLAGS, type ConfigTable, type FlagSpec } from "../cli/flags.js";
+import { configTableOf, FLAGS, type ConfigTable, type FlagSpec } from "../flags/table.js";
 
 export type { ConfigTable };
 

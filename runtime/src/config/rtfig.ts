@@ -3,8 +3,8 @@
 // Unknown keys are warnings naming file:line:col;
 // a value of the wrong type and a TOML syntax error are errors (exit 2).
 import * as path from "node:path";
-import { flagByName, type FlagSpec } from "../cli/flags.js";
-import { display, flagValue, setFlagValue, type FlagValue, type FlagValues } from "../cli/parse.js";
+import { flagByName, type FlagSpec } from "../flags/table.js";
+import { display, flagValue, setFlagValue, type FlagValue, type FlagValues } from "../flags/parse.js";
 import { readProjectFile } from "../data-files.js";
 import { UsageError } from "../errors.js";
 import { codeFrame } from "../text.js";

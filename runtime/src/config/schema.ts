@@ -1,7 +1,7 @@
 // The JSON Schema of rtfig.toml, generated from the flag table (committed as
 // runtime/schema/rtfig.schema.json; a test keeps the file up to date). Editors and the language
 // server validate and complete rtfig.toml with it.
-import { configTableOf, FLAGS, type FlagSpec } from "../cli/flags.js";
+import { configTableOf, FLAGS, type FlagSpec } from "../flags/table.js";
 import { configNames } from "./keys.js";
 
 type Schema = Record<string, unknown>;

@@ -6,7 +6,7 @@ import { writeSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 import { UsageError } from "../errors.js";
 import { hostPort, isLoopback, type InspectorAddress } from "./address.js";
 import { inheritedInspector, takeAdapterSettings, type InspectorMode } from "./environment.js";

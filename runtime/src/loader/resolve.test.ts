@@ -1,7 +1,7 @@
 // FileResolver as a table: a small project written to a temporary directory, then each row a
 // request (a path, a bare specifier from a directory, a missing output file) and the file rt's
-// rules name, or undefined where Node's resolver decides. (tsconfig paths, which need a parsed
-// tsconfig.json, are in runtime/test/resolver-table.test.mjs and resolution-ecosystem.test.mjs.)
+// rules name, or undefined where Node's resolver decides: the rules on the real disk. (Whole
+// specifiers, tsconfig paths among them, are resolve-specifier.test.ts's table, in memory.)
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,16 +3,30 @@
 // tsconfig nearest the importer), and packages without `exports` resolved by CommonJS's rules
 // for every importer (subpaths without extension, directory `main`s, `--main-fields`).
 // Packages with `exports`/`imports` go to Node; `sourceFor` maps a missing target to its source.
+// Every rule reads the disk through a ResolveFs, so the unit table can give it files in memory.
+// (What a whole specifier resolves to, these rules among others, is resolve-specifier.ts.)
 import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { cannotRead, parseJson, readProjectFile } from "../data-files.js";
-import type { TsconfigLocator } from "../transpile/tsconfig.js";
+import type { TsconfigPaths } from "../transpile/tsconfig.js";
 
 export interface ResolveSettings {
   readonly extensions: readonly string[];
   readonly mainFields?: readonly string[];
   readonly preserveSymlinks: boolean;
-  readonly tsconfigs?: TsconfigLocator;
+  /** The `paths`/`baseUrl` of the tsconfig nearest a directory (a TsconfigLocator). */
+  readonly tsconfigs?: { forDirectory(dir: string): { readonly paths?: TsconfigPaths } };
+}
+
+/** What the rules ask of the file system. */
+export interface ResolveFs {
+  isFile(file: string): boolean;
+  isDirectory(file: string): boolean;
+  /** The path with every symbolic link followed. */
+  realpath(file: string): string;
+  /** A package.json's fields: undefined when there is none or it is not an object. */
+  readPackageJson(file: string): Record<string, unknown> | undefined;
 }
 
 // A `.js` (etc.) specifier may name the TypeScript file it compiles from.
@@ -24,21 +38,27 @@ const SOURCE_FOR_OUTPUT: Readonly<Record<string, readonly string[]>> = {
 };
 
 const DEFAULT_MAIN_FIELDS = ["main"];
-const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+/** In a path: the file is inside an installed package. */
+export const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
-function isFile(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
-}
-
-function isDirectory(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
+/** The disk. */
+export const NODE_FS: ResolveFs = {
+  isFile: (file) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false,
+  isDirectory: (file) => statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false,
+  realpath: (file) => realpathSync.native(file),
+  readPackageJson,
+};
 
 export class FileResolver {
   /** Package directory → its package.json (undefined: none, or not an object). */
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
+  /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
+  private readonly directoryURLs = new Map<string, URL>();
 
-  constructor(private readonly settings: ResolveSettings) {}
+  constructor(
+    private readonly settings: ResolveSettings,
+    private readonly fs: ResolveFs = NODE_FS,
+  ) {}
 
   /**
    * The file an absolute path names, trying extensions, `.js`→`.ts` and directory entries; a
@@ -48,7 +68,7 @@ export class FileResolver {
     const isDirectoryPath = target.endsWith("/") || target.endsWith(path.sep);
     const found = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
     if (!found || keepSymlinks) return found;
-    return realpathSync.native(found);
+    return this.fs.realpath(found);
   }
 
   /**
@@ -102,10 +122,10 @@ export class FileResolver {
   resolvePackage(specifier: string, fromDir: string): string | undefined {
     const name = packageName(specifier);
     if (!name) return undefined;
-    const packageDir = findPackage(name, fromDir);
+    const packageDir = this.findPackage(name, fromDir);
     if (!packageDir) return undefined;
     let manifest = this.manifests.get(packageDir);
-    if (!this.manifests.has(packageDir)) this.manifests.set(packageDir, (manifest = readPackageJson(path.join(packageDir, "package.json"))));
+    if (!this.manifests.has(packageDir)) this.manifests.set(packageDir, (manifest = this.fs.readPackageJson(path.join(packageDir, "package.json"))));
     if (manifest?.exports !== undefined && manifest.exports !== null) return undefined;
     const subpath = specifier.slice(name.length);
     if (subpath) return this.resolvePath(packageDir + subpath);
@@ -116,21 +136,28 @@ export class FileResolver {
       if (found) return found;
     }
     const index = this.asIndex(packageDir);
-    return index && !this.settings.preserveSymlinks ? realpathSync.native(index) : index;
+    return index && !this.settings.preserveSymlinks ? this.fs.realpath(index) : index;
+  }
+
+  /** `dir` as a file: URL ending in a slash, the base of relative URLs. */
+  directoryURL(dir: string): URL {
+    let url = this.directoryURLs.get(dir);
+    if (!url) this.directoryURLs.set(dir, (url = pathToFileURL(dir + path.sep)));
+    return url;
   }
 
   /** The TypeScript source of a missing output file (a package's `main`, `exports` or `imports` target). */
   sourceFor(missing: string): string | undefined {
     const found = this.asSource(missing);
-    return found && !this.settings.preserveSymlinks ? realpathSync.native(found) : found;
+    return found && !this.settings.preserveSymlinks ? this.fs.realpath(found) : found;
   }
 
   private asFile(target: string): string | undefined {
-    if (isFile(target)) return target;
+    if (this.fs.isFile(target)) return target;
     // Before extensions: with target.ts and target.js.ts both there, ./target.js is target.ts.
     const source = this.asSource(target);
     if (source) return source;
-    for (const ext of this.settings.extensions) if (isFile(target + ext)) return target + ext;
+    for (const ext of this.settings.extensions) if (this.fs.isFile(target + ext)) return target + ext;
     return undefined;
   }
 
@@ -138,14 +165,14 @@ export class FileResolver {
     const ext = path.extname(output);
     for (const sourceExt of SOURCE_FOR_OUTPUT[ext] ?? []) {
       const candidate = output.slice(0, -ext.length) + sourceExt;
-      if (isFile(candidate)) return candidate;
+      if (this.fs.isFile(candidate)) return candidate;
     }
     return undefined;
   }
 
   private asDirectory(target: string): string | undefined {
-    if (!isDirectory(target)) return undefined;
-    const main = readPackageJson(path.join(target, "package.json"))?.main;
+    if (!this.fs.isDirectory(target)) return undefined;
+    const main = this.fs.readPackageJson(path.join(target, "package.json"))?.main;
     if (typeof main === "string") {
       const found = this.asFile(path.resolve(target, main)) ?? this.asIndex(path.resolve(target, main));
       if (found) return found;
@@ -156,9 +183,20 @@ export class FileResolver {
   private asIndex(dir: string): string | undefined {
     for (const ext of this.settings.extensions) {
       const candidate = path.join(dir, `index${ext}`);
-      if (isFile(candidate)) return candidate;
+      if (this.fs.isFile(candidate)) return candidate;
     }
     return undefined;
+  }
+
+  /** The directory of package `name` in the nearest node_modules from `fromDir` up that has it. */
+  private findPackage(name: string, fromDir: string): string | undefined {
+    for (let dir = fromDir; ; dir = path.dirname(dir)) {
+      if (path.basename(dir) !== "node_modules") {
+        const candidate = path.join(dir, "node_modules", name);
+        if (this.fs.isDirectory(candidate)) return candidate;
+      }
+      if (path.dirname(dir) === dir) return undefined;
+    }
   }
 }
 
@@ -169,15 +207,9 @@ export function packageName(specifier: string): string | undefined {
   return name && !name.startsWith(".") && !name.startsWith("#") && !/[\\%]/.test(name) ? name : undefined;
 }
 
-/** The directory of package `name` in the nearest node_modules from `fromDir` up that has it. */
-function findPackage(name: string, fromDir: string): string | undefined {
-  for (let dir = fromDir; ; dir = path.dirname(dir)) {
-    if (path.basename(dir) !== "node_modules") {
-      const candidate = path.join(dir, "node_modules", name);
-      if (isDirectory(candidate)) return candidate;
-    }
-    if (path.dirname(dir) === dir) return undefined;
-  }
+/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
+export function isWorkerThreadsSpecifier(specifier: string): boolean {
+  return specifier === "worker_threads" || specifier === "node:worker_threads";
 }
 
 /**

@@ -4,8 +4,8 @@
 // Lines are kept (removed text leaves its newlines), so source maps still point at the right lines.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { FLAGS } from "../cli/flags.js";
-import { flagValue, setFlagValue, type FlagValues } from "../cli/parse.js";
+import { FLAGS } from "../flags/table.js";
+import { flagValue, setFlagValue, type FlagValues } from "../flags/parse.js";
 import { ProgramError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
 import { hashBytes } from "../transpile/hash.js";

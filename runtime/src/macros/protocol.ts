@@ -1,6 +1,6 @@
 // What rt sends the macro runner process (on its stdin) and what it answers (on fd 3: the
 // runner's stdout belongs to the macros, whose console.log output rt shows on stderr).
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 
 export interface MacroRequest {
   readonly cwd: string;

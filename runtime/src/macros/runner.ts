@@ -4,7 +4,7 @@
 // macro's side effects (globals, timers, open handles) out of the program and the bundler.
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { prepareRuntime } from "../cli/prepare.js";
+import { prepareRuntime } from "../register/prepare.js";
 import { ProgramError } from "../errors.js";
 import { displayPath } from "../text.js";
 import type { MacroRequest, MacroResult } from "./protocol.js";

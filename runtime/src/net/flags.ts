@@ -3,7 +3,7 @@
 // --max-http-header-size are Node options read at start: see process/startup-options.ts.)
 // The modules behind them are required when a flag is given: they load node:net and node:tls.
 import { UsageError } from "../errors.js";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 
 export function applyNetworkFlags(values: FlagValues): void {
   const order = values["dns-result-order"];

@@ -1,7 +1,7 @@
 // The process flags Node can take after start: applied in-process before the program's first
 // module, each only when given (nothing is loaded or patched for a flag that is absent).
-import type { FlagValues } from "../cli/parse.js";
-import { flagDefault } from "../cli/flags.js";
+import type { FlagValues } from "../flags/parse.js";
+import { flagDefault } from "../flags/table.js";
 import { handleRejections } from "./rejections.js";
 
 export function applyRuntimeFlags(values: FlagValues): void {

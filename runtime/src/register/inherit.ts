@@ -1,6 +1,6 @@
 // rt in every thread and process the program starts. module.registerHooks works per thread and
 // per process, so each new one registers rt's loader itself, through the register module
-// (dist/register.cjs, `rt/register`), preloaded by a `--require` that rt adds to NODE_OPTIONS:
+// (dist/register.cjs, `rt-runtime/register`), preloaded by a `--require` that rt adds to NODE_OPTIONS:
 //
 //   NODE_OPTIONS=--require=<register>    Node child processes (fork, cluster.fork, spawn and
 //                                        execFile of process.execPath, `node x.ts` in a shell)
@@ -20,8 +20,8 @@
 import { syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import type { WorkerOptions } from "node:worker_threads";
-import { flagByName, type FlagGroup } from "../cli/flags.js";
-import { setFlagValue, type FlagValues } from "../cli/parse.js";
+import { flagByName, type FlagGroup } from "../flags/table.js";
+import { setFlagValue, type FlagValues } from "../flags/parse.js";
 import { REPORT_FD_VARIABLE, watchReportFd } from "../watch/report.js";
 import { LOADER_VARIABLE, NODE_OPTIONS, THREAD_VARIABLE } from "./variables.js";
 
@@ -59,7 +59,7 @@ export function inheritedSettings(values: FlagValues, cacheRoot: string | undefi
   return cacheRoot === undefined ? { flags } : { flags, cacheRoot };
 }
 
-/** The settings a parent passed down, or none (`node --import rt/register` run by hand). */
+/** The settings a parent passed down, or none (`node --import rt-runtime/register` run by hand). */
 export function readInheritedSettings(env: NodeJS.ProcessEnv): InheritedSettings {
   const raw = env[LOADER_VARIABLE];
   if (!raw) return { flags: {} };
@@ -85,11 +85,6 @@ export function withRegisterOption(nodeOptions: string | undefined): string {
 export function passToChildProcesses(settings: InheritedSettings): void {
   process.env[LOADER_VARIABLE] = JSON.stringify(settings);
   process.env[NODE_OPTIONS] = withRegisterOption(process.env[NODE_OPTIONS]);
-}
-
-/** The specifiers that name node:worker_threads (a built-in wins over any package of that name). */
-export function isWorkerThreadsSpecifier(specifier: string): boolean {
-  return specifier === "worker_threads" || specifier === "node:worker_threads";
 }
 
 /**

@@ -1,6 +1,6 @@
 // The call forms of rt.secrets and the checks every argument passes before the store is
 // touched. Messages name the argument and what is wrong with it, never a value.
-import type { SecretsOptions } from "rt";
+import type { SecretsOptions } from "rt-runtime/types/rt";
 import { argumentError } from "./errors.js";
 
 /** Longest service or name, in UTF-16 code units (String#length). */
@@ -48,7 +48,14 @@ export function checkPart(label: "service" | "name", part: unknown): string {
     throw argumentError("ERR_INVALID_ARG_VALUE", `${label} is ${part.length} characters long; the limit is ${MAX_NAME_LENGTH}`);
   // The platform stores cut strings at a NUL: "a\0b" would silently be the entry "a".
   if (part.includes("\0")) throw argumentError("ERR_INVALID_ARG_VALUE", `${label} must not contain NUL characters (the credential store would cut it there)`);
-  if (LONE_SURROGATE.test(part)) throw argumentError("ERR_INVALID_ARG_VALUE", `${label} is not well-formed Unicode (it has a lone surrogate)`);
+  // A lone surrogate is also how `rt secrets` passes on command-line bytes that are not UTF-8
+  // (exactArguments): either way the store would keep U+FFFD, so different names would collide.
+  if (LONE_SURROGATE.test(part)) {
+    throw argumentError(
+      "ERR_INVALID_ARG_VALUE",
+      `${label} is not valid UTF-8 text (it has bytes that are not UTF-8, or a lone surrogate), so the credential store would not keep it exactly: give the ${label} as UTF-8 text`,
+    );
+  }
   return part;
 }
 

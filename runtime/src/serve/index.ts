@@ -6,7 +6,7 @@ import cluster from "node:cluster";
 import * as http from "node:http";
 import { type AddressInfo, isIP } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
-import type { ServeOptions, Server } from "rt";
+import type { ServeOptions, Server } from "rt-runtime/types/rt";
 import { hasBody, readBodyOnce } from "./body.js";
 
 /** What the command line decides: --port. */

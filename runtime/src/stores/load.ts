@@ -2,7 +2,7 @@
 // client library when a program first uses them (or a preconnect flag asks for them at startup),
 // so rt's startup bundle carries neither.
 import * as path from "node:path";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 
 type SqlModule = typeof import("./sql.js");
 type RedisModule = typeof import("./redis.js");

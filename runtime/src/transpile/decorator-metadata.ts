@@ -8,7 +8,7 @@
 // on such a file's cache miss only.
 import * as path from "node:path";
 import type * as TypeScript from "typescript";
-import type { ScriptLoader } from "./transpile.js";
+import type { ScriptLoader } from "../flags/table.js";
 
 export interface DecoratorMetadataOptions {
   /** tsconfig's useDefineForClassFields, or what TypeScript and esbuild derive from its target. */

@@ -2,8 +2,8 @@
 // shared by the runtime loader and `rt build`.
 import * as path from "node:path";
 import type { TransformOptions } from "esbuild";
-import { LOADERS, flagDefault, type LoaderName } from "../cli/flags.js";
-import type { FlagValues } from "../cli/parse.js";
+import { LOADERS, flagDefault, type LoaderName } from "../flags/table.js";
+import type { FlagValues } from "../flags/parse.js";
 import { UsageError } from "../errors.js";
 import { decoratorMetadataOptions, type DecoratorMetadataOptions } from "./decorator-metadata.js";
 import type { Tsconfig, TsconfigLocator } from "./tsconfig.js";

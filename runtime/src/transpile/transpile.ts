@@ -3,6 +3,7 @@
 import * as path from "node:path";
 import type { Message, TransformOptions } from "esbuild";
 import { ProgramError } from "../errors.js";
+import type { ScriptLoader } from "../flags/table.js";
 import { codeFrame, displayPath } from "../text.js";
 import type { CachedModule, ModuleFormat, TranspileCache } from "./cache.js";
 import { INLINE_MAP } from "../diagnostics/source-maps.js";
@@ -12,8 +13,6 @@ import type { TranspileSettings } from "./options.js";
 
 declare const RT_VERSION: string;
 declare const ESBUILD_VERSION: string;
-
-export type ScriptLoader = "js" | "jsx" | "ts" | "tsx";
 
 export interface TranspileRequest {
   /** Absolute path (or virtual path such as `<cwd>/[eval]`), used for messages and the source map. */

@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import type { Readable } from "node:stream";
-import type { FlagValues } from "../cli/parse.js";
+import type { FlagValues } from "../flags/parse.js";
 import { UsageError } from "../errors.js";
 import { pinInspectorAddress } from "../inspector/address.js";
 import { FileWatcher, clearScreen } from "./files.js";

@@ -1,13 +1,15 @@
 // The "rt Secrets" side panel: services → accounts, with add, copy, reveal, update, delete,
-// refresh, track and untrack. Values go through the runtime's own credential module (rt/secrets,
+// refresh, track and untrack. Values go through the runtime's own credential module (rt-runtime/secrets,
 // the implementation behind rt.secrets) and are never logged, shown unasked or written to a file.
 //
-// Every action also takes its answers as a second argument ({ service, name, value, confirmed,
-// scope }) instead of asking, for other extensions and for the tests that run inside VS Code.
-import { secrets } from "rt/secrets";
+// Every action also takes its answers as a second argument ({ service, name, value, allowEmpty,
+// confirmed, scope }) instead of asking, for other extensions and for the tests that run inside
+// VS Code. An empty value is stored only with allowEmpty: true; typed in the box, never.
+import { secrets } from "rt-runtime/secrets";
 import * as vscode from "vscode";
 import { COMMANDS, SECRETS_VIEW } from "../../contributions.js";
 import { output } from "../../output.js";
+import { EMPTY_VALUE, partProblem, valueProblem } from "./input.js";
 import { TrackedServices, type TrackScope } from "./tracked.js";
 import { SecretsTree, type SecretsNode } from "./tree.js";
 
@@ -15,6 +17,8 @@ export interface SecretAnswers {
   readonly service?: string;
   readonly name?: string;
   readonly value?: string;
+  /** Store an empty value (answers.value ""): the choice `rt secrets set --allow-empty` makes. */
+  readonly allowEmpty?: boolean;
   readonly confirmed?: boolean;
   readonly scope?: TrackScope;
 }
@@ -49,17 +53,14 @@ export function register(context: vscode.ExtensionContext): void {
   );
 }
 
-const requiredPart = (what: string) => (text: string) =>
-  text.length === 0
-    ? `The ${what} cannot be empty`
-    : text.length > 255
-      ? `The ${what} is longer than 255 characters`
-      : text.includes("\0")
-        ? `The ${what} cannot contain NUL`
-        : undefined;
-
 async function ask(answer: string | undefined, options: vscode.InputBoxOptions): Promise<string | undefined> {
   return answer ?? vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+}
+
+/** The value, typed masked; never "" unless the answers ask for it explicitly. */
+async function askValue(answers: SecretAnswers, title: string, prompt: string): Promise<string | undefined> {
+  if (answers.value === "" && answers.allowEmpty !== true) throw new Error(`${EMPTY_VALUE} (or pass allowEmpty: true)`);
+  return ask(answers.value, { title, prompt, password: true, validateInput: valueProblem });
 }
 
 async function confirm(answer: boolean | undefined, message: string, action: string): Promise<boolean> {
@@ -75,17 +76,17 @@ async function add(tree: SecretsTree, node: SecretsNode | undefined, answers: Se
       title: "Add Secret (1/3)",
       prompt: "Service (the app or tool the secret belongs to)",
       placeHolder: "my-cli",
-      validateInput: requiredPart("service"),
+      validateInput: partProblem("service"),
     }));
   if (!service) return false;
   const name = await ask(answers.name, {
     title: "Add Secret (2/3)",
     prompt: `Account name for service "${service}"`,
     placeHolder: "alice",
-    validateInput: requiredPart("name"),
+    validateInput: partProblem("name"),
   });
   if (!name) return false;
-  const value = await ask(answers.value, { title: "Add Secret (3/3)", prompt: `Value for ${name} (${service})`, password: true });
+  const value = await askValue(answers, "Add Secret (3/3)", `Value for ${name} (${service})`);
   if (value === undefined) return false;
   await secrets.set({ service, name, value });
   if (!tree.tracked.has(service)) await tree.tracked.track(service, answers.scope ?? "workspace");
@@ -125,7 +126,7 @@ async function reveal(_tree: SecretsTree, node: SecretsNode | undefined, answers
 
 async function update(tree: SecretsTree, node: SecretsNode | undefined, answers: SecretAnswers): Promise<boolean> {
   if (node?.kind !== "account") return false;
-  const value = await ask(answers.value, { title: "Update Secret", prompt: `New value for ${node.name} (${node.service})`, password: true });
+  const value = await askValue(answers, "Update Secret", `New value for ${node.name} (${node.service})`);
   if (value === undefined) return false;
   await secrets.set({ service: node.service, name: node.name, value });
   tree.refresh();
@@ -146,7 +147,7 @@ async function track(tree: SecretsTree, _node: SecretsNode | undefined, answers:
     title: "Track a Service",
     prompt: "Service whose accounts the panel lists",
     placeHolder: "my-cli",
-    validateInput: requiredPart("service"),
+    validateInput: partProblem("service"),
   });
   if (!service) return false;
   const scope =

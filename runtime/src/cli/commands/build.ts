@@ -1,8 +1,8 @@
 // `rt build <entry...>`: the bundler. Takes the bundler flags, --watch, and the transpilation and
 // resolution flags that `rt <file>` takes (so a bundle compiles as rt runs the sources).
 // (The flags it takes are stated in COMMANDS.build, checked by assertFlagsFitCommand.)
-import type { ParsedArgs } from "../parse.js";
-import type { Invocation } from "../prepare.js";
+import type { ParsedArgs } from "../../flags/parse.js";
+import type { Invocation } from "../../register/prepare.js";
 import { UsageError } from "../../errors.js";
 import { bundle } from "../../build/bundle.js";
 

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { UsageError } from "../../errors.js";
 import { afterPreloads, runEntry } from "../entry.js";
-import { prepareRuntime, type Invocation } from "../prepare.js";
+import { prepareRuntime, type Invocation } from "../../register/prepare.js";
 
 export function evalCode(code: string, invocation: Invocation): Promise<void> {
   return runInline("[eval]", code, [process.execPath, ...invocation.args], invocation);

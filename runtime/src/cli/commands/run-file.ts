@@ -1,6 +1,6 @@
 // `rt <file>` and `rt run <file>`.
 import { afterPreloads, runEntry } from "../entry.js";
-import { prepareRuntime, type Invocation } from "../prepare.js";
+import { prepareRuntime, type Invocation } from "../../register/prepare.js";
 
 export function runFile(file: string, invocation: Invocation): Promise<void> {
   const { values, args } = invocation;

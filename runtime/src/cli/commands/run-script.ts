@@ -3,11 +3,11 @@
 // of scripts (`rt run`, `rt run --json`) and scripts across workspace packages or several at once
 // (`--filter`, `--workspaces`, `--parallel`, `--sequential`). This path loads neither the module
 // hooks nor the transpiler: only child_process and the run/ modules.
-import { flagDefault } from "../flags.js";
+import { flagDefault } from "../../flags/table.js";
 import { INSPECT_VARIABLE, inspectorVariable } from "../../inspector/environment.js";
 import { discardInspectorThread, inspectorFlag } from "../../inspector/start.js";
-import type { FlagValues, ParsedArgs } from "../parse.js";
-import type { Invocation } from "../prepare.js";
+import type { FlagValues, ParsedArgs } from "../../flags/parse.js";
+import type { Invocation } from "../../register/prepare.js";
 import { ProgramError, UsageError } from "../../errors.js";
 import { nodeShimDir } from "../../run/environment.js";
 import { runExecutableInForeground, runScriptInForeground, type ForegroundSettings } from "../../run/foreground.js";

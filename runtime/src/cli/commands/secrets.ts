@@ -1,11 +1,12 @@
 // `rt secrets get|set|delete|list`: the credential store for shell scripts and people, through
 // the same module as rt.secrets. A value is never taken from argv (other users see it in `ps`):
 // `set` reads it from stdin, or from a prompt that does not echo when stdin is a terminal.
-import { fstatSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { ProgramError, UsageError } from "../../errors.js";
 import { loadSecrets } from "../../secrets/load.js";
-import { flagByName } from "../flags.js";
-import { display, type ParsedArgs } from "../parse.js";
+import { display, type ParsedArgs } from "../../flags/parse.js";
+import { flagByName } from "../../flags/table.js";
+import { exactArguments } from "../exact-argv.js";
 
 /** A subcommand: its arguments, the flags it takes besides --help, and what it does. */
 interface SubcommandSpec {
@@ -22,7 +23,11 @@ const SUBCOMMANDS = {
     help: "Store the value read from stdin, exactly as given, or typed at a prompt that does not echo when stdin is a terminal. Replaces a previous value. An empty value is refused unless --allow-empty is given.",
   },
   delete: { args: ["service", "name"], flags: [], help: "Remove the value stored for <service> and <name>." },
-  list: { args: ["service"], flags: ["json"], help: "Print the names stored for <service>, one per line (never values)." },
+  list: {
+    args: ["service"],
+    flags: ["json"],
+    help: 'Print the names stored for <service>, one per line (never values); a name with a control character or a leading " as a JSON string.',
+  },
 } as const satisfies Record<string, SubcommandSpec>;
 type Subcommand = keyof typeof SUBCOMMANDS;
 
@@ -56,7 +61,9 @@ export function secretsCommand(subcommand: string | undefined, args: readonly st
     );
   }
   const options = { json: parsed.values.json === true, allowEmpty: parsed.values["allow-empty"] === true };
-  return run(known, args[0]!, args[1]!, options).catch(userFacing);
+  // Exact, so that names whose bytes are not UTF-8 are refused rather than merged into one.
+  const [service, name] = exactArguments(args);
+  return run(known, service!, name!, options).catch(userFacing);
 }
 
 function usage(subcommand: Subcommand, withFlags = true): string {
@@ -92,7 +99,7 @@ async function run(subcommand: Subcommand, service: string, name: string, option
     case "set": {
       module.readPair("set", service, name); // a mistake in the names is reported before any typing
       const typed = process.stdin.isTTY;
-      const value = typed ? await promptHidden(`Value for ${service}/${name}: `) : await readStdin();
+      const value = typed ? await promptHidden(`Value for ${service}/${name}: `, service, name) : await readStdin();
       if (value === "" && !options.allowEmpty) throw emptyValue(service, name, typed);
       await secrets.set(service, name, value);
       return;
@@ -102,9 +109,19 @@ async function run(subcommand: Subcommand, service: string, name: string, option
       return;
     case "list": {
       const names = await module.listNames(service);
-      return writeOut(options.json ? `${JSON.stringify(names)}\n` : names.map((account) => `${account}\n`).join(""));
+      return writeOut(options.json ? `${JSON.stringify(names)}\n` : names.map((account) => `${listed(account)}\n`).join(""));
     }
   }
+}
+
+/**
+ * A name as one line of the listing: as it is, unless it could be mistaken for other lines or
+ * could drive the terminal (a newline, any control character) or starts with a quote; then as
+ * a JSON string, with DEL and C1 controls escaped too, so every line is exactly one name.
+ */
+function listed(name: string): string {
+  if (!/^"|[\u0000-\u001f\u007f-\u009f]/.test(name)) return name;
+  return JSON.stringify(name).replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -169,44 +186,107 @@ async function readStdin(): Promise<string> {
     for (const chunk of chunks) chunk.fill(0);
     throw unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
+  return decodeValue(chunks, "the value on stdin");
+}
+
+/** The bytes as UTF-8 text, exactly; every buffer is zeroed, whatever happens. */
+function decodeValue(chunks: readonly Buffer[], what: string): string {
   const bytes = Buffer.concat(chunks);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new ProgramError("the value on stdin is not UTF-8 text: rt secrets stores text", "ERR_SECRETS_NOT_TEXT");
+    throw new ProgramError(`${what} is not UTF-8 text: rt secrets stores text`, "ERR_SECRETS_NOT_TEXT");
   } finally {
     for (const chunk of chunks) chunk.fill(0);
     bytes.fill(0);
   }
 }
 
-/** One line typed at the terminal, not echoed. Ctrl-C cancels; Backspace edits. */
-function promptHidden(prompt: string): Promise<string> {
-  const input = process.stdin;
-  input.setRawMode(true); // before the prompt shows: nothing typed after it may echo
+/** Signals that end rt while it waits at the prompt: each restores the terminal first. */
+const PROMPT_SIGNALS = ["SIGINT", "SIGQUIT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * One line typed at the terminal, read the way secret-tool (getpass) reads it: the terminal stays
+ * in canonical mode with only echo turned off, so the kernel edits the line (Backspace, Ctrl-U,
+ * Ctrl-W; TAB is a character; Ctrl-D hands over what is typed so far) and what is stored is what
+ * the line holds at Enter. Unlike secret-tool, Ctrl-C cancels (secret-tool stores it as a
+ * character), and so does Ctrl-D on an empty line (secret-tool stores ""). The terminal's
+ * settings are restored on every way out.
+ */
+async function promptHidden(prompt: string, service: string, name: string): Promise<string> {
+  const saved = stty(["-g"], service, name).trim();
+  stty(["-echo"], service, name);
+  const restore = (): void => void runStty([saved]);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    restore();
+    try {
+      writeSync(2, "\nerror: cancelled: nothing was stored\n");
+    } catch {
+      // The terminal is gone (SIGHUP): nobody reads the line.
+    }
+    for (const each of PROMPT_SIGNALS) process.removeListener(each, onSignal);
+    // Ended by the signal itself, so a calling shell script stops too (exit status 128 + signal).
+    process.kill(process.pid, signal);
+  };
+  for (const signal of PROMPT_SIGNALS) process.on(signal, onSignal);
   process.stderr.write(prompt);
-  input.resume();
-  let typed = "";
-  return new Promise<string>((resolve, reject) => {
+  try {
+    const chunks = await readLine(process.stdin);
+    // Enter was not echoed: end the prompt's line.
+    process.stderr.write("\n");
+    if (!chunks) throw new ProgramError("the input ended (Ctrl-D) before anything was typed: nothing was stored", "ERR_SECRETS_CANCELLED");
+    const text = decodeValue(chunks, "the value typed");
+    return text.endsWith("\n") ? text.slice(0, -1) : text;
+  } finally {
+    for (const signal of PROMPT_SIGNALS) process.removeListener(signal, onSignal);
+    restore();
+  }
+}
+
+/**
+ * The bytes of one line (up to and with its newline, or up to the end of the input), or
+ * undefined when the input ends before any byte: in canonical mode each read returns at most one
+ * line, and Ctrl-D on an empty line reads nothing (the end of the input).
+ */
+function readLine(input: NodeJS.ReadStream): Promise<Buffer[] | undefined> {
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
     const finish = (error?: Error): void => {
-      input.off("data", onData);
-      input.setRawMode(false);
+      input.off("data", onData).off("end", onEnd).off("error", finish);
       input.pause();
-      process.stderr.write("\n");
-      if (error) reject(error);
-      else resolve(typed);
+      if (error) {
+        for (const chunk of chunks) chunk.fill(0);
+        reject(
+          new ProgramError(
+            `cannot read the value from the terminal: ${(error as NodeJS.ErrnoException).code ?? error.message}; nothing was stored`,
+            "ERR_SECRETS_NO_INPUT",
+          ),
+        );
+      } else resolve(chunks.length ? chunks : undefined);
     };
     const onData = (chunk: Buffer): void => {
-      const text = chunk.toString("utf8");
-      chunk.fill(0);
-      if (text.startsWith("\u001b")) return; // arrow and function keys
-      for (const char of text) {
-        if (char === "\r" || char === "\n" || char === "\u0004") return finish();
-        if (char === "\u0003") return finish(new ProgramError("cancelled: nothing was stored", "ERR_SECRETS_CANCELLED"));
-        if (char === "\u007f" || char === "\b") typed = [...typed].slice(0, -1).join("");
-        else if (char >= " ") typed += char;
-      }
+      chunks.push(chunk);
+      if (chunk.includes(0x0a)) finish();
     };
-    input.on("data", onData);
+    const onEnd = (): void => finish();
+    input.on("data", onData).once("end", onEnd).once("error", finish);
+    input.resume();
   });
+}
+
+/** stty on the terminal (stdin). child_process is required here, not imported: the CLI bundle loads its imports at every start (~4 ms for this one). */
+function runStty(args: readonly string[]) {
+  const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
+  return spawnSync("stty", args, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" });
+}
+
+/** Runs stty on the terminal (stdin); a failure means the value could show as it is typed. */
+function stty(args: readonly string[], service: string, name: string): string {
+  const result = runStty(args);
+  if (result.status === 0) return result.stdout;
+  const reason = result.error ? (result.error as NodeJS.ErrnoException).code : result.stderr.trim();
+  throw new ProgramError(
+    `cannot turn off echo on this terminal (stty: ${reason}), so the value would show as it is typed; nothing was stored. Give it on stdin instead: printf '%s' "$VALUE" | rt secrets set ${shellWord(service)} ${shellWord(name)}`,
+    "ERR_SECRETS_NO_INPUT",
+  );
 }

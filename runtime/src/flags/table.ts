@@ -52,6 +52,8 @@ export interface FlagSpec {
 
 export const LOADERS = ["js", "jsx", "ts", "tsx", "json", "toml", "text", "file", "wasm", "napi"] as const;
 export type LoaderName = (typeof LOADERS)[number];
+/** The loaders of JavaScript and TypeScript source: what the transpiler compiles. */
+export type ScriptLoader = Extract<LoaderName, "js" | "jsx" | "ts" | "tsx">;
 
 // `as const`: each row keeps its literal types, from which FlagValues is derived.
 const FLAG_TABLE = [

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { UsageError } from "../errors.js";
-import { COMMANDS, commandsTaking, configTableOf, flagByName, flagDefault, FLAG_GROUPS, FLAGS, type FlagValues } from "./flags.js";
+import { COMMANDS, commandsTaking, configTableOf, flagByName, flagDefault, FLAG_GROUPS, FLAGS, type FlagValues } from "./table.js";
 import { assertFlagsFitCommand, parseArgs } from "./parse.js";
 
 test("every flag is taken by some command, and every group is named by some command's takes", () => {

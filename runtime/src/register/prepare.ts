@@ -17,9 +17,9 @@ import { applyRuntimeFlags } from "../process/runtime-flags.js";
 import { applyNetworkFlags } from "../net/flags.js";
 import { preconnectStores } from "../stores/load.js";
 import { HotReloader } from "../watch/hot.js";
-import { inheritedSettings, passToChildProcesses, patchWorkerThreads } from "../register/inherit.js";
+import { inheritedSettings, passToChildProcesses, patchWorkerThreads } from "./inherit.js";
 import { reportWatched, watchReporter } from "../watch/report.js";
-import type { FlagValues } from "./parse.js";
+import type { FlagValues } from "../flags/parse.js";
 
 /** What a command runs with: the flag values, the program's arguments and rt's cache directory. */
 export interface Invocation {
@@ -38,7 +38,7 @@ export interface PreparedRuntime {
 }
 
 /**
- * `inWorker`: preparing a worker thread (rt/register in a worker): no inspector (the process's
+ * `inWorker`: preparing a worker thread (rt-runtime/register in a worker): no inspector (the process's
  * debugger reaches workers through Node's NodeWorker domain) and no report of uncaught errors
  * (Node hands them to the parent thread's Worker as an 'error' event).
  */

@@ -1,9 +1,9 @@
 // argv → flag values, command, target and program arguments, driven by the flag table.
-import { COMMANDS, FLAGS, commandTakes, commandsTaking, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./flags.js";
+import { COMMANDS, FLAGS, commandTakes, commandsTaking, flagByName, flagByShort, type CommandName, type FlagSpec, type FlagValues } from "./table.js";
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../text.js";
 
-export type { FlagValues } from "./flags.js";
+export type { FlagValues } from "./table.js";
 export type FlagValue = string | number | boolean | string[];
 
 /**
