@@ -13,7 +13,8 @@ import (
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
 // and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
-// 128 + n for a process killed by signal n (src/run/process.ts). The other signals do to rt
+// 128 + n for a process killed by signal n (src/run/process.ts). When rt ends before the step
+// (SIGKILL, SIGQUIT), the guardian (guardian.go) kills the group. The other signals do to rt
 // what they do to Node: SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end
 // rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
 // SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
@@ -21,6 +22,7 @@ type forwarder struct {
 	mu    sync.Mutex
 	pid   int
 	first syscall.Signal
+	guard guardian
 }
 
 type outcome struct {
@@ -29,7 +31,7 @@ type outcome struct {
 }
 
 func forwardSignals() *forwarder {
-	f := &forwarder{}
+	f := &forwarder{guard: startGuardian()}
 	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
 		restoreDefaultAction(sig)
 	}
@@ -84,6 +86,7 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 	} else if err != nil {
 		return outcome{}, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
 	}
+	f.guard.watch(pid)
 	f.mu.Lock()
 	f.pid = pid
 	if f.first != 0 {
@@ -100,6 +103,7 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 	f.mu.Lock()
 	f.pid = 0
 	f.mu.Unlock()
+	f.guard.watch()
 	if status.Signaled() {
 		name, known := signalNames[status.Signal()]
 		if !known {
