@@ -8,15 +8,11 @@ import (
 	"syscall"
 )
 
-// guardianProgram is src/run/process.ts's GUARDIAN: each line rt writes is the list of script
-// process groups now running (`-pid -pid`); when rt ends, however it ends, the pipe reaches
-// end-of-file and the last list gets SIGKILL.
-const guardianProgram = `while read -r line; do groups=$line; done; [ -z "$groups" ] || kill -KILL $groups`
-
 // A guardian ties the scripts' fate to rt's. They run in process groups of their own (see
 // process.go), so a SIGKILL to rt's group (coreutils `timeout -s KILL`, a cancelled CI job,
 // `kill -KILL -- -PGID`) or Ctrl-\ would end rt and leave them running. The guardian is /bin/sh in
-// a session of its own, outside every group such a signal reaches, reading a pipe only rt writes.
+// a session of its own, outside every group such a signal reaches, reading a pipe only rt writes:
+// guardianProgram (src/run/rules.ts, as src/run/process.ts runs it).
 type guardian struct {
 	fd int
 }

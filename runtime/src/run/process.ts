@@ -9,13 +9,13 @@
 // Groups of their own are missed by a signal to rt's group (coreutils `timeout -s KILL`, a
 // cancelled CI job, `kill -KILL -- -PGID`, Ctrl-\), which would end rt and leave the scripts
 // running. So rt's end takes them with it: a guardian, /bin/sh in a session of its own (outside
-// every group such a signal reaches), reads a pipe only rt writes. Each line is the list of
-// groups now running; when rt ends, however it ends, the pipe reaches end-of-file and the last
-// list gets SIGKILL.
+// every group such a signal reaches), reads a pipe only rt writes (GUARDIAN_PROGRAM, which the
+// compiled front runs too).
 import type { ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { ProgramError } from "../errors.js";
+import { GUARDIAN_PROGRAM } from "./rules.js";
 import type { Launch } from "./shell.js";
 
 export interface Outcome {
@@ -43,8 +43,6 @@ export interface StartOptions {
 
 const POSIX = process.platform !== "win32";
 const FORWARDED: readonly NodeJS.Signals[] = POSIX ? ["SIGINT", "SIGTERM", "SIGHUP", "SIGWINCH"] : ["SIGINT", "SIGTERM", "SIGHUP"];
-/** The guardian's program; native/guardian.go runs the same. */
-const GUARDIAN = `while read -r line; do groups=$line; done; [ -z "$groups" ] || kill -KILL $groups`;
 const running = new Set<ChildProcess>();
 let received: NodeJS.Signals | undefined;
 let guardian: Writable | undefined;
@@ -114,7 +112,7 @@ function untrack(child: ChildProcess): void {
 
 function startGuardian(spawn: typeof import("node:child_process").spawn): Writable {
   // The root directory: it keeps no directory of the user's busy.
-  const child = spawn("/bin/sh", ["-c", GUARDIAN], { cwd: "/", env: {}, stdio: ["pipe", "ignore", "ignore"], detached: true });
+  const child = spawn("/bin/sh", ["-c", GUARDIAN_PROGRAM], { cwd: "/", env: {}, stdio: ["pipe", "ignore", "ignore"], detached: true });
   // Without it (no /bin/sh) scripts still run.
   child.on("error", () => {});
   child.stdin!.on("error", () => {});
