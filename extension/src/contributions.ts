@@ -76,7 +76,7 @@ export const SECRETS_VIEW = "rt.secrets";
 export const LAYOUT = {
   runtime: "runtime",
   runtimeBin: "runtime/bin/rt.cjs",
-  /** The runtime's compiled front (runtime/native/), in a package built where Go is installed (Linux). */
+  /** The runtime's compiled front (runtime/native/; rt.exe on Windows), in packages built where Go is installed. */
   runtimeFront: "runtime/dist/rt",
   server: "server",
   serverMain: "server/dist/server.cjs",

@@ -1,6 +1,7 @@
-// The .vsix as it ships, checked without a VS Code: `npm run package` lays out extension/.vsix/
-// and packs it; what the manifest names exists in it, the contributions come from their one
-// source, and the bundled runtime runs a TypeScript file and loads rt.secrets by itself.
+// The .vsix as it ships, checked without a VS Code: `npm run package` lays out extension/.vsix/<target>/
+// and packs one per platform; each holds that platform's binaries, what the manifest names exists
+// in it, the contributions come from their one source, and the bundled runtime runs a TypeScript
+// file and loads rt.secrets by itself.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -8,11 +9,14 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { binaryTarget } from "../../test/support/binary-format.mjs";
+import { findGo } from "../../runtime/native/build.mjs";
+import { stagedFolder, VSIX_TARGETS, vsixPath } from "../scripts/vsix.mjs";
 import { EXTENSION } from "./e2e/code-server.mjs";
 import { packageVsix } from "./e2e/host.mjs";
 
-const vsix = packageVsix();
-const shipped = path.join(EXTENSION, ".vsix");
+const vsix = packageVsix(VSIX_TARGETS);
+const shipped = stagedFolder();
 const manifest = JSON.parse(readFileSync(path.join(shipped, "package.json"), "utf8"));
 
 test("the .vsix is a zip of the shipped folder, with the runtime's native binaries for this platform", () => {
@@ -34,6 +38,51 @@ test("the .vsix is a zip of the shipped folder, with the runtime's native binari
   const keyring = createRequire(path.join(shipped, "runtime", "dist", "secrets.cjs")).resolve("@napi-rs/keyring");
   assert.ok(keyring.startsWith(path.join(shipped, "runtime", "node_modules")), `the keyring module resolves inside the package: ${keyring}`);
   assert.ok(statSync(vsix).size < 40 * 1024 * 1024);
+});
+
+/** The files of a .vsix, as unzip lists them. */
+function zipEntries(file) {
+  const listed = spawnSync("unzip", ["-Z1", file], { encoding: "utf8" });
+  assert.equal(listed.status, 0, listed.stderr);
+  return listed.stdout.trim().split("\n");
+}
+
+test("one .vsix per platform, each with that platform's esbuild, keyring addon and compiled front, and no other binary", (t) => {
+  assert.deepEqual([...VSIX_TARGETS].sort(), ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "win32-x64"]);
+  const withFront = findGo() !== undefined;
+  if (!withFront && process.env.CI === "true") assert.fail("Go is not installed: the packages hold no compiled front");
+  for (const target of VSIX_TARGETS) {
+    const file = vsixPath(target);
+    const entries = zipEntries(file);
+    const exe = target.startsWith("win32-") ? ".exe" : "";
+    const binaries = entries.filter((entry) => /\.node$|\/esbuild(\.exe)?$|^extension\/runtime\/dist\/rt(\.exe)?$/.test(entry)).sort();
+    const keyring = target.startsWith("linux-") ? `${target}-gnu` : target.startsWith("win32-") ? `${target}-msvc` : target;
+    assert.deepEqual(
+      binaries,
+      [
+        `extension/runtime/node_modules/@esbuild/${target}/${exe ? "esbuild.exe" : "bin/esbuild"}`,
+        `extension/runtime/node_modules/@napi-rs/keyring-${keyring}/keyring.${keyring}.node`,
+        ...(withFront ? [`extension/runtime/dist/rt${exe}`] : []),
+      ].sort(),
+      `${path.basename(file)}: its binaries`,
+    );
+    for (const entry of binaries) {
+      const bytes = spawnSync("unzip", ["-p", file, entry], { maxBuffer: 64 * 1024 * 1024 }).stdout;
+      assert.equal(binaryTarget(bytes), target, `${path.basename(file)}: ${entry}`);
+    }
+    // Everything else is the same in every package: JavaScript, manifests, media.
+    const common = entries.filter((entry) => !binaries.includes(entry) && !/node_modules\/@(esbuild|napi-rs\/keyring-)/.test(entry));
+    assert.deepEqual(
+      common.sort(),
+      zipEntries(vsixPath())
+        .filter((entry) => !/node_modules\/@(esbuild|napi-rs\/keyring-)|\/dist\/rt$|\.node$/.test(entry))
+        .sort(),
+      path.basename(file),
+    );
+    const manifestXml = spawnSync("unzip", ["-p", file, "extension.vsixmanifest"], { encoding: "utf8" }).stdout;
+    assert.match(manifestXml, new RegExp(`TargetPlatform="${target}"`), path.basename(file));
+  }
+  if (!withFront) t.skip("Go is not installed: the packages hold no compiled front");
 });
 
 test("the package is bundled JavaScript plus this platform's binaries: few files, marked for this platform", () => {
@@ -61,12 +110,13 @@ test("the runtime's compiled front (runtime/dist/rt, built where Go is installed
   );
 });
 
-test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {
+test("every file the manifest names is in the package (icons, walkthrough pages, README images, rtfig.toml's grammar)", () => {
   const named = [manifest.icon, ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon)];
   for (const walkthrough of manifest.contributes.walkthroughs) for (const step of walkthrough.steps) named.push(step.media.markdown);
+  named.push(...manifest.contributes.grammars.map((grammar) => grammar.path), ...manifest.contributes.languages.map((language) => language.configuration));
   const readme = readFileSync(path.join(shipped, "README.md"), "utf8");
   named.push(...[...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]));
-  assert.ok(named.length >= 9);
+  assert.ok(named.length >= 11);
   for (const file of named) assert.ok(existsSync(path.join(shipped, file)), `${file} is in the package`);
 });
 

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // nodeInfo is the Node the Node CLI would run on: `node` on PATH, as bin/rt.cjs's
@@ -18,18 +17,6 @@ import (
 type nodeInfo struct {
 	execPath string // process.execPath: the real path of the executable
 	version  string // process.version, e.g. v24.1.0
-}
-
-// execNodeCLI replaces this process with `node -- bin/rt.cjs args...`: the process id, signals,
-// stdio and exit code are the Node CLI's own, as when rt.cjs is started directly.
-func execNodeCLI(launcher string, args []string) {
-	node, _ := nodeCommand()
-	if node == "" {
-		fail(127, "rt: node: not found on PATH (rt runs on Node.js >= 22.15)\n")
-	}
-	argv := append([]string{"node", "--", launcher}, args...)
-	err := syscall.Exec(node, argv, os.Environ())
-	fail(126, "rt: cannot start %s: %v\n", node, err)
 }
 
 // findNode is the Node on PATH with its version. Its version costs a process start the first
@@ -44,16 +31,20 @@ func findNode() (nodeInfo, bool) {
 	if err == nil {
 		execPath, err = filepath.Abs(execPath)
 	}
-	var stat syscall.Stat_t
-	if err != nil || syscall.Stat(execPath, &stat) != nil {
+	var stat os.FileInfo
+	if err == nil {
+		stat, err = os.Stat(execPath)
+	}
+	if err != nil {
 		return nodeInfo{}, false
 	}
-	key := fmt.Sprintf("%s\t%d\t%d.%09d", execPath, stat.Size, stat.Mtim.Sec, stat.Mtim.Nsec)
+	modified := stat.ModTime()
+	key := fmt.Sprintf("%s\t%d\t%d.%09d", execPath, stat.Size(), modified.Unix(), modified.Nanosecond())
 	version := cachedVersion(key)
 	if version == "" {
 		// A version manager's shim (asdf's script, volta's binary) picks a Node per project: its
 		// version cannot be cached by its path, and process.execPath is not its path.
-		if !named && (filepath.Base(execPath) != "node" || !isELF(execPath)) {
+		if !named && (filepath.Base(execPath) != "node" || !isExecutableFormat(execPath)) {
 			return nodeInfo{}, false
 		}
 		output, err := exec.Command(execPath, "--version").Output()
@@ -66,23 +57,8 @@ func findNode() (nodeInfo, bool) {
 	return nodeInfo{execPath: execPath, version: version}, supportedNode(version)
 }
 
-// namedNode is RT_NODE, read once and removed from the environment: neither the Node CLI nor
-// the scripts see it (an rt that a script starts finds its own Node).
-var namedNode = func() string {
-	node := os.Getenv("RT_NODE")
-	os.Unsetenv("RT_NODE")
-	return node
-}()
-
-// nodeCommand is the Node to run on, and whether a launcher named it.
-func nodeCommand() (string, bool) {
-	if namedNode != "" {
-		return namedNode, true
-	}
-	return lookPath("node", os.Getenv("PATH")), false
-}
-
-func isELF(file string) bool {
+// isExecutableFormat: an ELF (Linux) or Mach-O (macOS, 64-bit or universal) binary, not a script.
+func isExecutableFormat(file string) bool {
 	f, err := os.Open(file)
 	if err != nil {
 		return false
@@ -90,7 +66,11 @@ func isELF(file string) bool {
 	defer f.Close()
 	magic := make([]byte, 4)
 	n, _ := f.Read(magic)
-	return n == 4 && string(magic) == "\x7fELF"
+	switch string(magic[:n]) {
+	case "\x7fELF", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe":
+		return true
+	}
+	return false
 }
 
 // supportedNode: the versions bin/rt.cjs accepts (>= 22.15).
@@ -165,9 +145,4 @@ func lookPath(name, path string) string {
 		}
 	}
 	return ""
-}
-
-func fail(code int, format string, args ...interface{}) {
-	fmt.Fprintf(os.Stderr, format, args...)
-	os.Exit(code)
 }

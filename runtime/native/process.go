@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unsafe"
 )
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
@@ -54,14 +53,6 @@ func forwardSignals() *forwarder {
 		}
 	}()
 	return f
-}
-
-// restoreDefaultAction sets sig's disposition to SIG_DFL with rt_sigaction itself: the Go runtime
-// keeps its own handler even after signal.Reset. An all-zero kernel sigaction is SIG_DFL with no
-// flags and an empty mask on every architecture.
-func restoreDefaultAction(sig syscall.Signal) {
-	var defaultAction [4]uint64
-	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&defaultAction)), 0, 8, 0, 0)
 }
 
 // received is the first terminating signal rt received.
@@ -191,11 +182,21 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.EAGAIN: "EAGAIN", syscall.EPERM: "EPERM", syscall.ETXTBSY: "ETXTBSY", syscall.EISDIR: "EISDIR", syscall.EMFILE: "EMFILE",
 }
 
-// signalNames are Node's names (os.constants.signals) on Linux.
-var signalNames = map[syscall.Signal]string{
-	1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE",
-	9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
-	16: "SIGSTKFLT", 17: "SIGCHLD", 18: "SIGCONT", 19: "SIGSTOP", 20: "SIGTSTP", 21: "SIGTTIN", 22: "SIGTTOU",
-	23: "SIGURG", 24: "SIGXCPU", 25: "SIGXFSZ", 26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH", 29: "SIGIO",
-	30: "SIGPWR", 31: "SIGSYS",
-}
+// signalNames are Node's names (os.constants.signals) for the signals both systems have; the
+// numbers differ between Linux and macOS, and each adds a few of its own (osSignalNames).
+var signalNames = func() map[syscall.Signal]string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
+		syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM", syscall.SIGCHLD: "SIGCHLD",
+		syscall.SIGCONT: "SIGCONT", syscall.SIGSTOP: "SIGSTOP", syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN",
+		syscall.SIGTTOU: "SIGTTOU", syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+		syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF", syscall.SIGWINCH: "SIGWINCH", syscall.SIGIO: "SIGIO",
+		syscall.SIGSYS: "SIGSYS",
+	}
+	for sig, name := range osSignalNames {
+		names[sig] = name
+	}
+	return names
+}()

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
@@ -77,7 +77,7 @@ func prepareStdio() {
 				mode = syscall.O_RDONLY
 			}
 			if opened, err := syscall.Open("/dev/null", mode, 0); err == nil && opened != fd {
-				syscall.Dup2(opened, fd)
+				dupTo(opened, fd)
 				syscall.Close(opened)
 			}
 			continue

@@ -6,18 +6,21 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { format } from "node:util";
+import { vsixPath } from "../../scripts/vsix.mjs";
 import { EXTENSION, openBrowser } from "./code-server.mjs";
 
-/** Builds the extension and packs the .vsix (what `npm run package` does); returns its path. */
-export function packageVsix() {
-  for (const script of ["build.mjs", "scripts/package.mjs"]) {
-    const result = spawnSync(process.execPath, [script], { cwd: EXTENSION, encoding: "utf8" });
-    assert.equal(result.status, 0, `${script} failed:\n${result.stdout}${result.stderr}`);
+/**
+ * Builds the extension and packs the .vsix of each target (what `npm run package` does; this
+ * platform's only by default); returns the path of this platform's, the one VS Code installs.
+ */
+export function packageVsix(targets = [`${process.platform}-${process.arch}`]) {
+  for (const args of [["build.mjs"], ["scripts/package.mjs", ...targets.flatMap((target) => ["--target", target])]]) {
+    const result = spawnSync(process.execPath, args, { cwd: EXTENSION, encoding: "utf8" });
+    assert.equal(result.status, 0, `${args[0]} failed:\n${result.stdout}${result.stderr}`);
     // vsce warns when an extension ships unbundled JavaScript (thousands of files).
-    assert.doesNotMatch(result.stdout + result.stderr, /WARNING/, `${script} warned:\n${result.stdout}${result.stderr}`);
+    assert.doesNotMatch(result.stdout + result.stderr, /WARNING/, `${args[0]} warned:\n${result.stdout}${result.stderr}`);
   }
-  const { name, version } = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8"));
-  return path.join(EXTENSION, `${name}-${version}.vsix`);
+  return vsixPath();
 }
 
 /** Opens the workbench with the extension's tests as extensionTestsPath; resolves with their results. */

@@ -1,11 +1,13 @@
 // The multi-root workspace the extension is tested in: the app fixture (scripts with pre/post
-// hooks, TypeScript files to run and debug), a generated 50-package monorepo, and a folder
-// without package.json.
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+// hooks, TypeScript files to run and debug), a generated 50-package monorepo, a folder
+// without package.json, and a project with its own rt in node_modules (this repository's runtime
+// package, linked as npm links a dependency).
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/vscode/", import.meta.url));
+const RUNTIME = fileURLToPath(new URL("../../../runtime/", import.meta.url));
 export const MONOREPO_PACKAGES = 50;
 
 /** Lays the workspace out in `dir`; returns the .code-workspace file's path. */
@@ -25,7 +27,17 @@ export function makeWorkspace(dir) {
       scripts: { build: `echo built ${name} > build.out`, test: `echo testing ${name}` },
     });
   }
+  const project = path.join(dir, "project");
+  mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(RUNTIME, path.join(project, "node_modules", "rt-runtime"));
+  symlinkSync(path.join("..", "rt-runtime", "bin", "rt"), path.join(project, "node_modules", ".bin", "rt"));
+  // `which` records the launcher of the rt that runs it (npm_execpath); `nested` runs it through the `rt` on the script's PATH.
+  json(path.join(project, "package.json"), {
+    name: "project",
+    private: true,
+    scripts: { which: `node -e "require('fs').writeFileSync('which-rt.txt', process.env.npm_execpath)"`, nested: "rt run which" },
+  });
   const workspace = path.join(dir, "rt.code-workspace");
-  json(workspace, { folders: [{ path: "app" }, { path: "mono" }, { path: "empty" }], settings: {} });
+  json(workspace, { folders: [{ path: "app" }, { path: "mono" }, { path: "empty" }, { path: "project" }], settings: {} });
   return workspace;
 }

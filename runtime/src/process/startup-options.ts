@@ -1,10 +1,12 @@
 // Some behaviours exist only as Node/V8 options read at process start. rt applies them by
-// replacing its own process image with one started with those options (process.execve):
-// no second process, so the pid, signals, exit codes and stdio are exactly as without the flag.
+// replacing its own process image with one started with those options (process.execve; on
+// Windows a child in its place): no second process, so the pid, signals, exit codes and stdio
+// are exactly as without the flag.
 // A restart costs a Node boot (~28 ms measured), so it happens only when a flag needs it.
 import { flagValue, type FlagValue, type FlagValues } from "../flags/parse.js";
 import { flagDefault, type FlagName } from "../flags/table.js";
 import { UsageError } from "../errors.js";
+import { replaceProcess } from "./replace.js";
 
 /** rt flag → the Node options that implement it at process start (none: applied in-process). */
 const STARTUP_OPTIONS: Readonly<Record<string, (value: FlagValue) => readonly string[]>> = {
@@ -29,8 +31,11 @@ function assertOneTrustStore(values: FlagValues): void {
   if (other) throw new UsageError(`--use-default-lib-ca and --${other} choose different certificate stores: give one of them`);
 }
 
-/** Restarts this process with the Node options `values` need, if it was not started with them. */
-export function applyStartupOptions(values: FlagValues, rtArgs: readonly string[]): void {
+/**
+ * Restarts this process with the Node options `values` need, if it was not started with them.
+ * True when the restarted process runs rt from here on (Windows: a child), so this one must not.
+ */
+export function applyStartupOptions(values: FlagValues, rtArgs: readonly string[]): boolean {
   assertOneTrustStore(values);
   const started = new Set(process.execArgv.map(optionName));
   const missing: string[] = [];
@@ -39,9 +44,10 @@ export function applyStartupOptions(values: FlagValues, rtArgs: readonly string[
     if (value === undefined || value === false) continue;
     for (const option of options(value)) if (!started.has(optionName(option))) missing.push(option);
   }
-  if (missing.length === 0) return;
+  if (missing.length === 0) return false;
   const launcher = process.argv[1]!;
-  process.execve!(process.execPath, [process.execPath, ...process.execArgv, ...missing, "--", launcher, ...rtArgs], process.env);
+  replaceProcess([process.execPath, ...process.execArgv, ...missing, "--", launcher, ...rtArgs]);
+  return true;
 }
 
 function optionName(option: string): string {

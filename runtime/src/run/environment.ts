@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { hashBytes } from "../transpile/hash.js";
 import type { Manifest } from "./manifest.js";
-import { pathKey } from "./target.js";
+import { onWindows, pathKey } from "./target.js";
 
 declare const RT_VERSION: string;
 
@@ -25,13 +25,7 @@ export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, s
   inherited ??= { ...process.env };
   const env: NodeJS.ProcessEnv = { ...inherited };
   const key = pathKey(env);
-  const binDirs: string[] = shimDir ? [shimDir] : [];
-  for (let dir = manifest?.dir ?? process.cwd(); ; dir = path.dirname(dir)) {
-    // Concatenated, not path.join: `dir` is absolute and normalized already (only a root ends with a separator).
-    binDirs.push(`${dir.endsWith(path.sep) ? dir : dir + path.sep}node_modules${path.sep}.bin`);
-    if (path.dirname(dir) === dir) break;
-  }
-  env[key] = [...binDirs, env[key]].filter(Boolean).join(path.delimiter);
+  env[key] = scriptPath(manifest?.dir ?? process.cwd(), env[key], shimDir);
   env.INIT_CWD = process.cwd();
   env.npm_config_user_agent = `rt/${RT_VERSION} npm/? node/${process.version} ${process.platform} ${process.arch}`;
   env.npm_execpath = process.argv[1];
@@ -55,16 +49,33 @@ export function scriptEnvironment(manifest: Manifest | undefined, { lifecycle, s
 }
 
 /**
+ * A script's PATH: the `node` shim's directory (--rt), then node_modules/.bin of `dir` and of
+ * every ancestor, then the inherited PATH. `system` is this one's `path` (path.win32 in tests).
+ */
+export function scriptPath(dir: string, inherited: string | undefined, shimDir?: string, system: path.PlatformPath = path): string {
+  const binDirs: string[] = shimDir ? [shimDir] : [];
+  for (let current = dir; ; current = system.dirname(current)) {
+    // Concatenated, not path.join: `current` is absolute and normalized already (only a root ends with a separator).
+    binDirs.push(`${current.endsWith(system.sep) ? current : current + system.sep}node_modules${system.sep}.bin`);
+    if (system.dirname(current) === current) break;
+  }
+  return [...binDirs, inherited].filter(Boolean).join(system.delimiter);
+}
+
+/** The `node` shim for this system: its file name and text, which start rt's node-shim.cjs on `execPath`. */
+export function nodeShim(execPath: string, launcher: string, system: path.PlatformPath = path): readonly [name: string, text: string] {
+  return onWindows(system)
+    ? ["node.cmd", `@"${execPath}" -- "${launcher}" %*\r\n`]
+    : ["node", `#!/bin/sh\nexec '${execPath.replaceAll("'", `'"'"'`)}' -- '${launcher.replaceAll("'", `'"'"'`)}' "$@"\n`];
+}
+
+/**
  * The directory of a `node` executable that runs rt on this Node with this rt, created on first
  * use under rt's cache directory (named by the two paths, so different installs never clash).
  */
 export function nodeShimDir(cacheRoot: string | undefined): string {
   // dist/node-shim.cjs (beside this bundle): rt's CLI, or Node with rt's loader for Node's own flags.
-  const launcher = path.join(__dirname, "node-shim.cjs");
-  const windows = process.platform === "win32";
-  const [name, text] = windows
-    ? ["node.cmd", `@"${process.execPath}" -- "${launcher}" %*\r\n`]
-    : ["node", `#!/bin/sh\nexec '${process.execPath.replaceAll("'", `'"'"'`)}' -- '${launcher.replaceAll("'", `'"'"'`)}' "$@"\n`];
+  const [name, text] = nodeShim(process.execPath, path.join(__dirname, "node-shim.cjs"));
   const dir = path.join(
     cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"),
     "node-shim",

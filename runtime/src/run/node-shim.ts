@@ -5,6 +5,7 @@
 // runs on rt (in the test files `node --test` starts too: they inherit the --require).
 import * as path from "node:path";
 import { scanArgs } from "../flags/parse.js";
+import { replaceProcess } from "../process/replace.js";
 import { registerOption } from "../register/inherit.js";
 
 /**
@@ -28,7 +29,7 @@ export function needsNode(args: readonly string[]): boolean {
 
 const args = process.argv.slice(2);
 if (needsNode(args)) {
-  process.execve!(process.execPath, [process.execPath, registerOption(), ...args], process.env);
+  replaceProcess([process.execPath, registerOption(), ...args]);
 } else {
   require(path.join(__dirname, "..", "bin", "rt.cjs"));
 }

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { ProgramError } from "../errors.js";
 import { NO_SHELL_MESSAGE, POSIX_SHELLS, SAFE_WORD, SHELL_NAMES } from "./rules.js";
-import { findExecutable } from "./target.js";
+import { findExecutable, onWindows } from "./target.js";
 
 export type ShellKind = "system" | "rt";
 
@@ -23,12 +23,14 @@ export interface Launch {
   readonly fallback?: () => Launch;
 }
 
-const WINDOWS = process.platform === "win32";
 let systemShell: string | undefined;
 
+// Each function takes the `path` of the system whose rules apply (path.win32 in tests: the
+// Windows rules are checked on every system), this one's by default.
+
 /** The process that runs a script's `command` with the script's environment `env`. */
-export function scriptInvocation(kind: ShellKind, command: string, env: NodeJS.ProcessEnv): Launch {
-  return (kind === "system" && !WINDOWS && simpleCommand(command, env)) || shellInvocation(kind, command);
+export function scriptInvocation(kind: ShellKind, command: string, env: NodeJS.ProcessEnv, system: path.PlatformPath = path): Launch {
+  return (kind === "system" && !onWindows(system) && simpleCommand(command, env)) || shellInvocation(kind, command, system, env);
 }
 
 const SHELL_WORDS = new Set(SHELL_NAMES);
@@ -50,10 +52,10 @@ function simpleCommand(command: string, env: NodeJS.ProcessEnv): Launch | undefi
   return { file: name, args: words.slice(1), fallback: () => shellInvocation("system", command) };
 }
 
-/** The process that runs `command` in the chosen shell. */
-export function shellInvocation(kind: ShellKind, command: string): Launch {
-  if (kind === "rt") return { file: process.execPath, args: [path.join(__dirname, "rt-shell.cjs"), command] };
-  if (WINDOWS) return { file: process.env.ComSpec ?? "cmd.exe", args: ["/d", "/s", "/c", `"${command}"`], verbatim: true };
+/** The process that runs `command` in the chosen shell (cmd.exe: the one %ComSpec% names, as npm). */
+export function shellInvocation(kind: ShellKind, command: string, system: path.PlatformPath = path, env = process.env): Launch {
+  if (kind === "rt") return { file: process.execPath, args: [system.join(__dirname, "rt-shell.cjs"), command] };
+  if (onWindows(system)) return { file: env.ComSpec ?? "cmd.exe", args: ["/d", "/s", "/c", `"${command}"`], verbatim: true };
   return { file: systemShellFile(), args: ["-c", command] };
 }
 
@@ -65,9 +67,9 @@ function systemShellFile(): string {
 }
 
 /** A binary or system command started without a shell (Windows needs cmd.exe for .cmd/.bat files). */
-export function directLaunch(file: string, args: readonly string[]): Launch {
-  if (!WINDOWS || !/\.(cmd|bat)$/i.test(file)) return { file, args };
-  return shellInvocation("system", [file, ...args].map(quoteForCmd).join(" "));
+export function directLaunch(file: string, args: readonly string[], system: path.PlatformPath = path): Launch {
+  if (!onWindows(system) || !/\.(cmd|bat)$/i.test(file)) return { file, args };
+  return shellInvocation("system", [file, ...args].map(quoteForCmd).join(" "), system);
 }
 
 /**
@@ -76,9 +78,9 @@ export function directLaunch(file: string, args: readonly string[]): Launch {
  * rt's shell) or double quotes (cmd.exe). This is Python's shlex.quote rule, so `rt run test
  * --grep "a b"` echoes `$ vitest --grep 'a b'` and never lets an argument run as shell code.
  */
-export function appendArguments(command: string, args: readonly string[], kind: ShellKind): string {
+export function appendArguments(command: string, args: readonly string[], kind: ShellKind, system: path.PlatformPath = path): string {
   if (args.length === 0) return command;
-  const quote = WINDOWS && kind === "system" ? quoteForCmd : quoteForPosix;
+  const quote = onWindows(system) && kind === "system" ? quoteForCmd : quoteForPosix;
   return `${command} ${args.map(quote).join(" ")}`;
 }
 

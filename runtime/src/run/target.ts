@@ -75,7 +75,10 @@ function existingFile(cwd: string, target: string): string | undefined {
   return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
 }
 
-const WINDOWS = process.platform === "win32";
+/** Whether `system` (a `path` implementation: path.win32 in tests) is Windows'. */
+export function onWindows(system: path.PlatformPath): boolean {
+  return system.sep === "\\";
+}
 
 /** `name` in node_modules/.bin of `dir` or an ancestor (npm's and Bun's lookup). */
 function findProjectBinary(dir: string, name: string): string | undefined {
@@ -90,29 +93,30 @@ function findProjectBinary(dir: string, name: string): string | undefined {
 /** `name` as `$PATH` would find it (with `%PATHEXT%` on Windows). */
 export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
   if (name.includes("/") || name.includes("\\")) return undefined;
-  for (const dir of (pathValue(env) ?? "").split(path.delimiter)) {
+  for (const dir of (env[pathKey(env)] ?? "").split(path.delimiter)) {
     const found = dir ? executableIn(dir, name, env) : undefined;
     if (found) return found;
   }
   return undefined;
 }
 
-/** The PATH variable's value, whatever its case (Windows spells it `Path`). */
-export function pathKey(env: NodeJS.ProcessEnv): string {
-  return WINDOWS ? (Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "Path") : "PATH";
+/** The PATH variable's name, whatever its case (Windows spells it `Path`; its variables ignore case). */
+export function pathKey(env: NodeJS.ProcessEnv, system: path.PlatformPath = path): string {
+  return onWindows(system) ? (Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "Path") : "PATH";
 }
 
-function pathValue(env: NodeJS.ProcessEnv): string | undefined {
-  return env[pathKey(env)];
+/** The files `name` may be in `dir`, in the order tried: on Windows with each %PATHEXT% extension. */
+export function executableCandidates(dir: string, name: string, env: NodeJS.ProcessEnv, system: path.PlatformPath = path): string[] {
+  const extensions = onWindows(system) ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";")] : [""];
+  return extensions.map((extension) => system.join(dir, name + extension));
 }
 
 function executableIn(dir: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const extensions = WINDOWS ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";")] : [""];
-  for (const extension of extensions) {
-    const file = path.join(dir, name + extension);
+  const windows = onWindows(path);
+  for (const file of executableCandidates(dir, name, env)) {
     const stat = statSync(file, { throwIfNoEntry: false });
     // On Windows the extension makes a file executable; elsewhere, an execute bit.
-    if (stat?.isFile() && (WINDOWS ? extension !== "" : (stat.mode & 0o111) !== 0)) return file;
+    if (stat?.isFile() && (windows ? file !== path.join(dir, name) : (stat.mode & 0o111) !== 0)) return file;
   }
   return undefined;
 }

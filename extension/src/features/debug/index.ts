@@ -53,8 +53,8 @@ export function preloadAdapter(): void {
   }, 0);
 }
 
-async function createDebugAdapterDescriptor(): Promise<vscode.DebugAdapterDescriptor> {
-  const executable = await runtimeExecutable();
+async function createDebugAdapterDescriptor(session: vscode.DebugSession): Promise<vscode.DebugAdapterDescriptor> {
+  const executable = await runtimeExecutable(scopeOf(session.configuration) ?? session.workspaceFolder?.uri);
   const { RtDebugSession: Session } = adapterModule();
   // The session is a DAP implementation object; VS Code's inline adapter type is structural.
   return new vscode.DebugAdapterInlineImplementation(new Session({ runtimeExecutable: executable }) as unknown as vscode.DebugAdapter);
@@ -98,6 +98,12 @@ function resolveDebugConfigurationWithSubstitutedVariables(
   return readyToLaunch(configuration);
 }
 
+/** Where a launch runs, which picks the project's rt: its cwd, else its program's folder. */
+function scopeOf(configuration: vscode.DebugConfiguration): vscode.Uri | undefined {
+  const where = configuration["cwd"] ?? configuration["program"];
+  return typeof where === "string" && path.isAbsolute(where) ? vscode.Uri.file(where) : undefined;
+}
+
 /**
  * A configuration as the adapter will get it, its program started ahead (see startSession) unless
  * a preLaunchTask (which VS Code runs after this) may write what rt reads as it starts. A launch
@@ -105,7 +111,7 @@ function resolveDebugConfigurationWithSubstitutedVariables(
  */
 async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
   if (configuration.request !== "launch") return configuration;
-  const executable = await runtimeExecutable();
+  const executable = await runtimeExecutable(scopeOf(configuration));
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   const ready =
     env["PATH"] !== undefined

@@ -15,7 +15,7 @@ export function register(context: vscode.ExtensionContext): void {
 async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undefined> {
   const file = await fileTarget(resource);
   if (!file) return undefined;
-  const executable = await runtimeExecutable();
+  const executable = await runtimeExecutable(vscode.Uri.file(file));
   if (!vscode.workspace.workspaceFolders?.length) {
     // A window with no folder has no task scope to run in: a terminal that runs rt instead.
     vscode.window.createTerminal({ name: `rt ${path.basename(file)}`, shellPath: executable, shellArgs: [file], cwd: path.dirname(file) }).show();
@@ -28,6 +28,6 @@ async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undef
 async function runScript(argument?: unknown): Promise<vscode.TaskExecution | undefined> {
   const target = await scriptTarget(argument, "run");
   if (!target) return undefined;
-  const executable = await runtimeExecutable();
+  const executable = await runtimeExecutable(vscode.Uri.file(target.packageDir));
   return vscode.tasks.executeTask(scriptTask(executable, target.folder, target.packageDir, target.script));
 }

@@ -26,7 +26,12 @@ function configurePath(): Thenable<unknown> {
 
 async function warnIfUnusable(info: RuntimeInfo): Promise<void> {
   if (info.version.ok) return;
-  const where = info.source === "setting" ? `the rt set in ${SETTINGS.runtimePath.id} (${info.executable})` : "the rt bundled with this extension";
+  const where =
+    info.source === "setting"
+      ? `the rt set in ${SETTINGS.runtimePath.id} (${info.executable})`
+      : info.source === "project"
+        ? `this project's rt (${info.executable})`
+        : "the rt bundled with this extension";
   const action = await vscode.window.showErrorMessage(`rt: cannot use ${where}: ${info.version.problem}`, "Configure path", "Show output");
   if (action === "Configure path") await vscode.commands.executeCommand(COMMANDS.configurePath.id);
   else if (action === "Show output") output().show();

@@ -3,13 +3,15 @@ import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
 import { onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
+const SOURCE_NAMES: Record<RuntimeInfo["source"], string> = { bundled: "bundled with the extension", setting: "rt.runtimePath", project: "the project's" };
+
 export function register(context: vscode.ExtensionContext): void {
   const item = vscode.window.createStatusBarItem("rt.version", vscode.StatusBarAlignment.Right, 100);
   item.name = "rt version";
   const show = (info: RuntimeInfo) => {
     if (info.version.ok) {
       item.text = `rt ${info.version.value}`;
-      item.tooltip = `rt ${info.version.value} (${info.source === "bundled" ? "bundled with the extension" : "rt.runtimePath"}): ${info.executable}`;
+      item.tooltip = `rt ${info.version.value} (${SOURCE_NAMES[info.source]}): ${info.executable}`;
       item.command = COMMANDS.showOutput.id;
       item.backgroundColor = undefined;
     } else {

@@ -39,12 +39,12 @@ function scriptsOf(folder: string): Promise<Script[]> {
 
 export async function provideTasks(): Promise<vscode.Task[]> {
   const started = performance.now();
-  const executable = await runtimeExecutable();
   const folders = vscode.workspace.workspaceFolders ?? [];
   const perFolder = await Promise.all(
-    folders.map(async (folder) =>
-      (await scriptsOf(folder.uri.fsPath)).map((script) => scriptTask(executable, folder, script.dir, script.name, script.command)),
-    ),
+    folders.map(async (folder) => {
+      const [executable, scripts] = await Promise.all([runtimeExecutable(folder.uri), scriptsOf(folder.uri.fsPath)]);
+      return scripts.map((script) => scriptTask(executable, folder, script.dir, script.name, script.command));
+    }),
   );
   const tasks = perFolder.flat();
   output().debug(`listed ${tasks.length} rt tasks in ${folders.length} folder(s) in ${Math.round(performance.now() - started)} ms`);
@@ -54,8 +54,8 @@ export async function provideTasks(): Promise<vscode.Task[]> {
 /** Tasks written in tasks.json: `{ "type": "rt", "script": "build", "packageDir": "packages/a" }`. */
 async function resolveTask(task: vscode.Task): Promise<vscode.Task | undefined> {
   const definition = task.definition as RtTaskDefinition;
-  const executable = await runtimeExecutable();
   const folder = typeof task.scope === "object" ? task.scope : undefined;
+  const executable = await runtimeExecutable(folder?.uri);
   let resolved: vscode.Task;
   if (definition.script) {
     const dir = packageDirOf(definition, task.scope);

@@ -3,6 +3,7 @@
 // globs, so the editor and the CLI agree on what a monorepo holds).
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
+import * as vscode from "vscode";
 import { output } from "../../output.js";
 import { runRt, runtimeExecutable } from "../../rt-executable.js";
 
@@ -19,7 +20,7 @@ export interface Script {
 export async function listScripts(folder: string): Promise<Script[]> {
   const manifest = await readManifest(folder);
   if (!manifest) return [];
-  const executable = await runtimeExecutable();
+  const executable = await runtimeExecutable(vscode.Uri.file(folder));
   const listings = [["run", "--json"]];
   if (manifest.workspaces !== undefined) listings.push(["run", "--json", "--filter", "*"]);
   const results = await Promise.all(listings.map((args) => runRt(executable, args, { cwd: folder })));

@@ -1,7 +1,6 @@
 // `rt secrets get|set|delete|list`: the credential store for shell scripts and people, through
 // the same module as rt.secrets. A value is never taken from argv (other users see it in `ps`):
 // `set` reads it from stdin, or from a prompt that does not echo when stdin is a terminal.
-import { spawnSync } from "node:child_process";
 import { fstatSync, writeSync } from "node:fs";
 import { ProgramError, UsageError } from "../../errors.js";
 import { loadSecrets } from "../../secrets/load.js";
@@ -217,7 +216,7 @@ const PROMPT_SIGNALS = ["SIGINT", "SIGQUIT", "SIGTERM", "SIGHUP"] as const;
 async function promptHidden(prompt: string, service: string, name: string): Promise<string> {
   const saved = stty(["-g"], service, name).trim();
   stty(["-echo"], service, name);
-  const restore = (): void => void spawnSync("stty", [saved], { stdio: ["inherit", "ignore", "ignore"] });
+  const restore = (): void => void runStty([saved]);
   const onSignal = (signal: NodeJS.Signals): void => {
     restore();
     try {
@@ -275,9 +274,15 @@ function readLine(input: NodeJS.ReadStream): Promise<Buffer[] | undefined> {
   });
 }
 
+/** stty on the terminal (stdin). child_process is required here, not imported: the CLI bundle loads its imports at every start (~4 ms for this one). */
+function runStty(args: readonly string[]) {
+  const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
+  return spawnSync("stty", args, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" });
+}
+
 /** Runs stty on the terminal (stdin); a failure means the value could show as it is typed. */
 function stty(args: readonly string[], service: string, name: string): string {
-  const result = spawnSync("stty", args, { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" });
+  const result = runStty(args);
   if (result.status === 0) return result.stdout;
   const reason = result.error ? (result.error as NodeJS.ErrnoException).code : result.stderr.trim();
   throw new ProgramError(

@@ -1,0 +1,44 @@
+// A workspace folder with its own rt (node_modules/rt-runtime) runs that one, as the ESLint and
+// Prettier extensions prefer the workspace's version; a folder without one runs the bundled rt.
+// A script that itself calls `rt` finds a working one (the project's, in node_modules/.bin).
+const assert = require("node:assert/strict");
+const { readFileSync, realpathSync, rmSync } = require("node:fs");
+const vscode = require("vscode");
+const { folder, taskExit, path } = require("./support.cjs");
+
+const extensionPath = () => vscode.extensions.getExtension("rt.rt-vscode").extensionPath;
+
+async function task(folderName, name) {
+  const found = (await vscode.tasks.fetchTasks({ type: "rt" })).find((task) => task.scope?.name === folderName && task.name === name);
+  assert.ok(found, `task ${name} in ${folderName}`);
+  return found;
+}
+
+/** Runs the task; returns what its `which` script recorded: the launcher of the rt that ran it. */
+async function whichRt(name) {
+  const marker = path.join(folder("project").uri.fsPath, "which-rt.txt");
+  rmSync(marker, { force: true });
+  const code = await taskExit(await vscode.tasks.executeTask(await task("project", name)));
+  assert.equal(code, 0, `task ${name} exited with ${code}`);
+  return realpathSync(readFileSync(marker, "utf8"));
+}
+
+suite("the project's rt", () => {
+  test("tasks of a folder with rt-runtime in node_modules start its rt, other folders the bundled one", async () => {
+    const projectRt = realpathSync(path.join(folder("project").uri.fsPath, "node_modules", "rt-runtime"));
+    assert.ok((await whichRt("which")).startsWith(projectRt + path.sep), "the script ran on the project's rt");
+    const projectTask = await task("project", "which");
+    const appTask = await task("app", "hello");
+    assert.notEqual(projectTask.execution.process, appTask.execution.process);
+    // Each task starts a launcher that names its runtime package.
+    const launcherOf = (task) => readFileSync(task.execution.process, "utf8");
+    assert.ok(launcherOf(projectTask).includes(path.join(folder("project").uri.fsPath, "node_modules", "rt-runtime")), launcherOf(projectTask));
+    assert.ok(launcherOf(appTask).includes(path.join(extensionPath(), "runtime")), launcherOf(appTask));
+  });
+
+  test("a script that calls rt itself finds the project's, and it runs", async () => {
+    const ran = await whichRt("nested");
+    const projectRt = realpathSync(path.join(folder("project").uri.fsPath, "node_modules", "rt-runtime"));
+    assert.ok(ran.startsWith(projectRt + path.sep), `the nested rt is the project's, not the bundled one: ${ran}`);
+  });
+});
