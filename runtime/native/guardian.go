@@ -1,8 +1,9 @@
-//go:build linux
+//go:build linux || darwin
 
 package main
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,33 +15,34 @@ import (
 // a session of its own, outside every group such a signal reaches, reading a pipe only rt writes:
 // guardianProgram (src/run/rules.ts, as src/run/process.ts runs it).
 type guardian struct {
-	fd int
+	pipe *os.File
 }
 
 // startGuardian starts it; without one (no /bin/sh, no descriptors left) scripts still run.
 func startGuardian() guardian {
-	var fds [2]int
-	if syscall.Pipe2(fds[:], syscall.O_CLOEXEC) != nil {
-		return guardian{fd: -1}
-	}
-	devNull, err := syscall.Open("/dev/null", syscall.O_RDWR|syscall.O_CLOEXEC, 0)
-	if err == nil {
-		// The root directory: it keeps no directory of the user's busy.
-		attr := &syscall.ProcAttr{Dir: "/", Env: []string{}, Files: []uintptr{uintptr(fds[0]), uintptr(devNull), uintptr(devNull)}, Sys: &syscall.SysProcAttr{Setsid: true}}
-		_, err = syscall.ForkExec("/bin/sh", []string{"/bin/sh", "-c", guardianProgram}, attr)
-		syscall.Close(devNull)
-	}
-	syscall.Close(fds[0])
+	devNull, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
 	if err != nil {
-		syscall.Close(fds[1])
-		return guardian{fd: -1}
+		return guardian{}
 	}
-	return guardian{fd: fds[1]}
+	defer devNull.Close()
+	// Close-on-exec both: no script inherits the writing end, which would outlive rt.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return guardian{}
+	}
+	defer r.Close()
+	// The root directory: it keeps no directory of the user's busy.
+	attr := &syscall.ProcAttr{Dir: "/", Env: []string{}, Files: []uintptr{r.Fd(), devNull.Fd(), devNull.Fd()}, Sys: &syscall.SysProcAttr{Setsid: true}}
+	if _, err := syscall.ForkExec("/bin/sh", []string{"/bin/sh", "-c", guardianProgram}, attr); err != nil {
+		w.Close()
+		return guardian{}
+	}
+	return guardian{pipe: w}
 }
 
 // watch makes groups the ones to kill if rt ends now.
 func (g guardian) watch(groups ...int) {
-	if g.fd < 0 {
+	if g.pipe == nil {
 		return
 	}
 	ids := make([]string, len(groups))
@@ -48,5 +50,5 @@ func (g guardian) watch(groups ...int) {
 		ids[i] = "-" + strconv.Itoa(group)
 	}
 	// One write under PIPE_BUF: the guardian never reads half a list.
-	syscall.Write(g.fd, []byte(strings.Join(ids, " ")+"\n"))
+	g.pipe.Write([]byte(strings.Join(ids, " ") + "\n"))
 }

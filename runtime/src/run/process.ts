@@ -102,6 +102,16 @@ function startOrFallBack(launch: Launch, start: (launch: Launch) => ChildProcess
 
 function listen(on: boolean): void {
   for (const signal of FORWARDED) process[on ? "on" : "off"](signal, forward);
+  if (POSIX) process[on ? "on" : "off"]("SIGQUIT", quit);
+}
+
+/**
+ * SIGQUIT ends rt by its default action, as it ends Node, but never between a child's start and
+ * the guardian's learning of it: a handler runs only after the code that does both.
+ */
+function quit(): void {
+  listen(false);
+  process.kill(process.pid, "SIGQUIT");
 }
 
 function untrack(child: ChildProcess): void {
