@@ -231,6 +231,42 @@ class CommonJsWrapperStops {
   }
 }
 
+/**
+ * rt's own worker threads (the secrets store, the installer, this server) are not the program's.
+ * A client that follows workers (NodeWorker.enable with waitForDebuggerOnStart, as debug adapters
+ * do) would hold each at its start, and rt.secrets or auto-install would wait for nothing: the
+ * bridge lets each one run (Runtime.runIfWaitingForDebugger in the worker's own session), detaches
+ * and shows the client none of it, so no debugger lists, pauses or steps into them.
+ */
+class InternalWorkers {
+  private readonly sessions = new Set<string>();
+
+  constructor(private readonly post: Post) {}
+
+  /** Whether the client should not see this notification. */
+  hides(message: { method: string; params?: any }): boolean {
+    const params = message.params;
+    switch (message.method) {
+      case "NodeWorker.attachedToWorker": {
+        if (!isInternal(params.workerInfo.url)) return false;
+        const { sessionId } = params;
+        this.sessions.add(sessionId);
+        // Sent before the detach, in order: the worker runs before its session goes.
+        if (params.waitingForDebugger)
+          void this.post("NodeWorker.sendMessageToWorker", { sessionId, message: JSON.stringify({ id: 1, method: "Runtime.runIfWaitingForDebugger" }) });
+        void this.post("NodeWorker.detach", { sessionId });
+        return true;
+      }
+      case "NodeWorker.receivedMessageFromWorker":
+        return this.sessions.has(params.sessionId);
+      case "NodeWorker.detachedFromWorker":
+        return this.sessions.delete(params.sessionId);
+      default:
+        return false;
+    }
+  }
+}
+
 function bridge(client: WebSocket): void {
   const session = newSession();
   session.connectToMainThread();
@@ -244,6 +280,7 @@ function bridge(client: WebSocket): void {
   };
   let entryBreak: EntryBreak | undefined;
   const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
+  const internalWorkers = new InternalWorkers(post);
   Atomics.add(state, STATE.clients, 1);
   const ending = new ProgramEnd(post);
   const internalFrames = new InternalFrames();
@@ -259,6 +296,7 @@ function bridge(client: WebSocket): void {
     ending.observe(notification);
     internalFrames.observe(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
+    if (internalWorkers.hides(notification)) return;
     if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(internalFrames.strip(notification));
   });
   const toldOfEnd = () => void ending.notice().then((notice) => notice && reply(notice));
