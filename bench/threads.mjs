@@ -1,5 +1,5 @@
 // Worker threads and child processes: what one costs under rt (each registers rt's loader through
-// rt/register) against plain Node on the same code as JavaScript, Node's type stripping, tsx and
+// rt-runtime/register) against plain Node on the same code as JavaScript, Node's type stripping, tsx and
 // bun, side by side in one run (round-robin, per-round ratios: lib.mjs).
 //
 //   node bench/threads.mjs [--runs N]      (a report: always exits 0)

@@ -38,7 +38,7 @@ if (generated !== readFileSync(manifestUrl, "utf8")) writeFileSync(manifestUrl, 
 const runtimeModules = {
   name: "runtime-modules",
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^rt\/secrets$/ }, () => ({ path: `../${LAYOUT.runtime}/dist/secrets.cjs`, external: true }));
+    esbuild.onResolve({ filter: /^rt-runtime\/secrets$/ }, () => ({ path: `../${LAYOUT.runtime}/dist/secrets.cjs`, external: true }));
   },
 };
 

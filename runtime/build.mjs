@@ -71,9 +71,9 @@ await Promise.all([
     // schema: rtfig.toml's JSON Schema generator, for the test that keeps schema/rtfig.schema.json current.
     // rt-shell: rt's portable shell (--shell=rt), started as a process of its own, so its
     // interpreter is never part of the CLI bundle that every rt start loads.
-    // scripts: `rt/scripts` for the language server: what a name runs, lifecycles, workspace
+    // scripts: `rt-runtime/scripts` for the language server: what a name runs, lifecycles, workspace
     // selection and rt's argument scanner, so the editor agrees with rt.
-    // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt/secrets")`).
+    // secrets*: rt.secrets and `rt secrets` load them on first use (also `require("rt-runtime/secrets")`).
     // serve: rt.serve with its HTTP adapter (@hono/node-server) bundled in, loaded by its first
     // call; bundled, the adapter's frames are rt's own and stay out of the program's stack traces.
     entryPoints: {
@@ -88,13 +88,15 @@ await Promise.all([
       // Macros run in a process of their own, started by the transpiler or rt build.
       "macro-runner": "src/macros/runner.ts",
       serve: "src/serve/index.ts",
-      // The debugger stop policy, for the debug adapter (`rt/stop-policy`).
+      // The debugger stop policy, for the debug adapter (`rt-runtime/stop-policy`).
       "stop-policy": "src/inspector/stop-policy.ts",
       sql: "src/stores/sql.ts",
       redis: "src/stores/redis.ts",
       installer: "src/install/installer.ts",
-      // `node` in scripts under --rt: rt's CLI, or Node itself with rt/register for Node's own flags.
+      // `node` in scripts under --rt: rt's CLI, or Node itself with rt-runtime/register for Node's own flags.
       "node-shim": "src/run/node-shim.ts",
+      // What the launcher loads instead of the CLI on a Node older than rt needs: rt's own Node.
+      "own-node": "src/launcher/own-node.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),
@@ -122,7 +124,7 @@ await Promise.all([
   // The inspector's server thread (ws loads from node_modules when a client connects), and what
   // starts it, which the launcher loads before the CLI when a debugger flag is given.
   build({ ...common, entryPoints: { "inspector-worker": "src/inspector/worker.ts", "inspector-thread": "src/inspector/thread.ts" }, external: ["ws"] }),
-  // rt/register: a small gate that loads the CLI bundle (and registers its loader) only when wanted.
+  // rt-runtime/register: a small gate that loads the CLI bundle (and registers its loader) only when wanted.
   build({ ...common, entryPoints: { register: "src/register/preload.ts" } }),
   // The web debugger: a page rt serves itself, so it works offline.
   build({

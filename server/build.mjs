@@ -1,5 +1,5 @@
 // Bundles the server into one file: one module to load makes a fast start (the editor waits for
-// `initialize`). The runtime's exports (rt/flags, rt/scripts, rt/rtfig.schema.json) are bundled
+// `initialize`). The runtime's exports (rt-runtime/flags, rt-runtime/scripts, rt-runtime/rtfig.schema.json) are bundled
 // from its built dist/, so the server carries the flag table of the rt it was built with.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,7 @@ const rtfigValidator = {
   setup(esbuild) {
     esbuild.onResolve({ filter: /^rtfig-schema-validator$/ }, (args) => ({ path: args.path, namespace: "generated" }));
     esbuild.onLoad({ filter: /.*/, namespace: "generated" }, () => {
-      const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("rt/rtfig.schema.json")), "utf8"));
+      const schema = JSON.parse(readFileSync(new URL(import.meta.resolve("rt-runtime/rtfig.schema.json")), "utf8"));
       const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true } });
       return { contents: standaloneCode(ajv, ajv.compile(schema)), loader: "js", resolveDir: fileURLToPath(new URL(".", import.meta.url)) };
     });

@@ -42,6 +42,8 @@ const { devDependencies: _dev, dependencies: _deps, scripts: _scripts, ...shippe
 writeFileSync(path.join(staging, ".vscodeignore"), "# extension/.vsix holds only what ships (scripts/package.mjs)\n**/*.map\n");
 writeFileSync(path.join(staging, "package.json"), JSON.stringify(shipped, null, 2) + "\n");
 cpSync(path.join(extension, "CHANGELOG.md"), path.join(staging, "CHANGELOG.md"));
+// rtfig.toml's language: its TextMate grammar and language configuration (contributes.languages, .grammars).
+cpSync(path.join(extension, "syntaxes"), path.join(staging, "syntaxes"), { recursive: true });
 // media/ sits at the repository's root (the layout the project was asked for): the README links
 // it as ../media/ so the images show when browsing the repository, and as media/ in the package.
 writeFileSync(path.join(staging, "README.md"), readFileSync(path.join(extension, "README.md"), "utf8").replaceAll("](../media/", "](media/"));

@@ -224,7 +224,8 @@ async function readVersion(executable: string): Promise<RuntimeInfo["version"]> 
   const result = await runRt(executable, ["--version"], { timeout: 15_000 });
   if (result.error) return { ok: false, problem: result.error };
   if (result.code !== 0) return { ok: false, problem: result.stderr.trim().split("\n")[0] || `\`rt --version\` exited with code ${result.code}` };
-  const value = result.stdout.trim();
+  // "0.2.0 (Node.js v24.1.0 at /usr/bin/node)": the version is the first word.
+  const value = result.stdout.trim().split(" ")[0] ?? "";
   if (!/^\d+\.\d+\.\d+/.test(value))
     return { ok: false, problem: `\`rt --version\` printed ${JSON.stringify(value.slice(0, 80))}, not a version: is this rt?` };
   if (compareVersions(value, MIN_RT_VERSION) < 0) return { ok: false, problem: `rt ${value} is too old: this extension needs rt ${MIN_RT_VERSION} or newer` };

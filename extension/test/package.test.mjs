@@ -110,12 +110,13 @@ test("the runtime's compiled front (runtime/dist/rt, built where Go is installed
   );
 });
 
-test("every file the manifest names is in the package (icons, walkthrough pages, README images)", () => {
+test("every file the manifest names is in the package (icons, walkthrough pages, README images, rtfig.toml's grammar)", () => {
   const named = [manifest.icon, ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon)];
   for (const walkthrough of manifest.contributes.walkthroughs) for (const step of walkthrough.steps) named.push(step.media.markdown);
+  named.push(...manifest.contributes.grammars.map((grammar) => grammar.path), ...manifest.contributes.languages.map((language) => language.configuration));
   const readme = readFileSync(path.join(shipped, "README.md"), "utf8");
   named.push(...[...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]));
-  assert.ok(named.length >= 9);
+  assert.ok(named.length >= 11);
   for (const file of named) assert.ok(existsSync(path.join(shipped, file)), `${file} is in the package`);
 });
 

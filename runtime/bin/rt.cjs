@@ -1,15 +1,10 @@
 #!/usr/bin/env -S node --
 "use strict";
 // The `--` stops Node from acting on rt's own flags: Node reads `--env-file` even after the script name.
-// rt's launcher: refuse Node versions without the APIs rt stands on, then start the CLI bundle.
+// rt's launcher: start the CLI bundle on this Node, or, when it is older than rt needs (22.15:
+// the APIs rt stands on), on a Node of rt's own (dist/own-node.cjs; nothing is spawned otherwise).
 const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 15)) {
-  process.stderr.write(
-    `rt: needs Node.js >= 22.15, but \`node\` on PATH is ${process.version} (${process.execPath}).\n` +
-      "Run rt through npm (npx rt, npm scripts), which puts the project's Node first on PATH, or install Node 24.\n",
-  );
-  process.exit(1);
-}
+const oldNode = major < 22 || (major === 22 && minor < 15);
 // rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt): V8's code cache for rt's bundle and
 // the modules it loads (enabled before the bundle loads, so the bundle benefits too) and the
 // transpiler cache. Computed from the environment only: os.tmpdir() & co cost a module load.
@@ -18,14 +13,19 @@ const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.H
 const pseudoFs = home && /^\/+(proc|sys)(\/|$)/.test(home);
 if (pseudoFs) process.stderr.write(`rt: warning: cache directory ${home} is on a pseudo file system; running uncached\n`);
 const cacheRoot = home && !pseudoFs ? `${home}/rt` : undefined;
-if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
 const args = process.argv.slice(2);
-// A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
-// program: when one of rt's own flags (those before the first other argument) asks for a
-// debugger, it starts before the CLI loads. The CLI still decides; an unused thread never listens.
-// (Not under --watch: the supervisor runs no program; the process it starts boots its own.)
-const firstOther = args.findIndex((arg) => !arg.startsWith("-"));
-const ownFlags = firstOther === -1 ? args : args.slice(0, firstOther);
-const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
-const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
-require("../dist/cli.cjs").main(args, cacheRoot, inspectorThread);
+if (oldNode) require("../dist/own-node.cjs").runOnOwnNode(__filename, args, cacheRoot);
+else start();
+
+function start() {
+  if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+  // A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
+  // program: when one of rt's own flags (those before the first other argument) asks for a
+  // debugger, it starts before the CLI loads. The CLI still decides; an unused thread never listens.
+  // (Not under --watch: the supervisor runs no program; the process it starts boots its own.)
+  const firstOther = args.findIndex((arg) => !arg.startsWith("-"));
+  const ownFlags = firstOther === -1 ? args : args.slice(0, firstOther);
+  const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
+  const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
+  require("../dist/cli.cjs").main(args, cacheRoot, inspectorThread);
+}

@@ -57,9 +57,13 @@ describe("forms", () => {
     ok(rt(["-p", "undefined"], { cwd }), "undefined\n");
   });
 
-  test("--version and -v print the version", () => {
-    ok(rt(["--version"]), `${version}\n`);
-    ok(rt(["-v"]), `${version}\n`);
+  test("--version and -v print the version and the Node that runs rt (here the machine's, not rt's own)", () => {
+    for (const flag of ["--version", "-v"]) {
+      const result = rt([flag]);
+      assert.deepEqual([result.stderr, result.code], ["", 0]);
+      assert.match(result.stdout, /^(\d+\.\d+\.\d+) \(Node\.js v\d+\.\d+\.\d+ at \/\S+\)\n$/);
+      assert.equal(result.stdout.split(" ")[0], version);
+    }
   });
 
   test("--help, -h and a bare rt print the help generated from the flag table", () => {

@@ -195,8 +195,8 @@ describe("rt.secrets with a running keyring", () => {
     assert.equal(secretTool(["search", "--all", "service", "a"]).stdout, "");
   });
 
-  keyringTest('require("rt/secrets") works in plain Node, without rt', () => {
-    const code = `const { secrets } = require("rt/secrets");
+  keyringTest('require("rt-runtime/secrets") works in plain Node, without rt', () => {
+    const code = `const { secrets } = require("rt-runtime/secrets");
       (async () => { await secrets.set("plain-node", "gina", "from node"); console.log(await secrets.get({ service: "plain-node", name: "gina" }), await secrets.delete("plain-node", "gina")); })();`;
     const result = spawnSync(process.execPath, ["-e", code], { cwd: REPO, env: { ...process.env, ...keyring.env }, encoding: "utf8", timeout: 30_000 });
     assert.deepEqual([result.status, result.stderr, result.stdout], [0, "", "from node true\n"]);

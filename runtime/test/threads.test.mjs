@@ -1,5 +1,5 @@
-// Worker threads and child processes of a program rt runs run on rt too (rt/register), and
-// `node --import rt/register` / `node --test` under `rt --rt run` use rt's loader: real processes.
+// Worker threads and child processes of a program rt runs run on rt too (rt-runtime/register), and
+// `node --import rt-runtime/register` / `node --test` under `rt --rt run` use rt's loader: real processes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -136,9 +136,9 @@ describe("child processes run on rt", () => {
 });
 
 describe("rt's loader in Node's own CLI", () => {
-  test("node --import rt/register and node --require rt/register run a .ts entry as rt does", (t) => {
-    assert.deepEqual(node(t, ["--import", "rt/register", "child.ts", "--import"]), { code: 3, stdout: child("--import"), stderr: "" });
-    assert.deepEqual(node(t, ["--require", "rt/register", "child", "--require"]), { code: 3, stdout: child("--require"), stderr: "" });
+  test("node --import rt-runtime/register and node --require rt-runtime/register run a .ts entry as rt does", (t) => {
+    assert.deepEqual(node(t, ["--import", "rt-runtime/register", "child.ts", "--import"]), { code: 3, stdout: child("--import"), stderr: "" });
+    assert.deepEqual(node(t, ["--require", "rt-runtime/register", "child", "--require"]), { code: 3, stdout: child("--require"), stderr: "" });
   });
 
   test("rt --rt run: `node --test` (a flag only Node has) runs Node's test runner on .ts files with rt's loader; `node -v` is Node's version, `node -pe` Node's -p -e", (t) => {

@@ -1,4 +1,4 @@
-// Types for the "rt" module and the `rt` global, for editors and `tsc`.
+// Types for the "rt" module (declared in index.d.ts) and the `rt` global, for editors and `tsc`.
 
 /** Which credential: a service (the program or site) and a name (the account) within it. */
 export interface SecretsOptions {

@@ -82,14 +82,9 @@ export async function startServer({ transport = "stdio" } = {}) {
     changeBurst(file, edits) {
       const uri = uriOf(file);
       let version = versions.get(uri);
-      const frames = edits.map((changes) => {
-        const json = JSON.stringify({
-          jsonrpc: "2.0",
-          method: "textDocument/didChange",
-          params: { textDocument: { uri, version: ++version }, contentChanges: changes },
-        });
-        return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
-      });
+      const frames = edits.map((changes) =>
+        frame({ method: "textDocument/didChange", params: { textDocument: { uri, version: ++version }, contentChanges: changes } }),
+      );
       versions.set(uri, version);
       const published = server.diagnosticsFor(uri, version);
       child.stdin.write(frames.join(""));
@@ -149,4 +144,56 @@ export function assertGolden(name, list) {
   const expected = readFileSync(file, "utf8");
   if (actual !== expected) writeFileSync(`${file}.actual`, actual);
   assert.equal(actual, expected, `differs from ${file} (the actual output is in ${file}.actual)`);
+}
+
+/** An initialize request as a minimal client sends it. */
+export const RAW_INITIALIZE = { id: "initialize", method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } };
+
+/** One message as it goes over stdio: the Content-Length header block and the JSON body. */
+export function frame(message) {
+  const json = JSON.stringify({ jsonrpc: "2.0", ...message });
+  return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
+}
+
+/**
+ * A server over stdio driven byte by byte, without a protocol library (tests of malformed input):
+ * `write` sends raw text, `next(test)` resolves with the first message from the server that
+ * passes `test` (fails after 20 s), `messages` are all those read so far.
+ */
+export function rawServer() {
+  const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+  let pending = Buffer.alloc(0);
+  const messages = [];
+  const waiters = [];
+  child.stdout.on("data", (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (let match; (match = /^Content-Length: (\d+)\r\n\r\n/.exec(pending.toString("latin1"))); ) {
+      const end = match[0].length + Number(match[1]);
+      if (pending.length < end) break;
+      const message = JSON.parse(pending.subarray(match[0].length, end).toString("utf8"));
+      pending = pending.subarray(end);
+      messages.push(message);
+      for (const waiter of [...waiters]) if (waiter.test(message)) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve(message);
+    }
+  });
+  return {
+    child,
+    messages,
+    get stderr() {
+      return stderr;
+    },
+    write: (text) => child.stdin.write(text),
+    next(test) {
+      const found = messages.find(test);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such message after 20 s; got ${JSON.stringify(messages)}\n${stderr}`)), 20_000).unref();
+        waiters.push({ test, resolve: (message) => (clearTimeout(timer), resolve(message)) });
+      });
+    },
+  };
 }

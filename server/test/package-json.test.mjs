@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
+import { marked } from "marked";
 import { assertGolden, FIXTURES, positionOf, REPO, uriOf } from "./lsp.mjs";
 import { sharedServer } from "./suite.mjs";
 
@@ -254,4 +255,57 @@ test("each command's own flags, as rt takes them: rt build the bundler's and the
   const offered = (await complete(file, positionOf(text, '"rt build "', { delta: 10 }))).map((item) => item.label);
   for (const flag of ["--outdir", "--define", "--watch", "--config"]) assert.ok(offered.includes(flag), `${flag} is offered after rt build`);
   for (const flag of ["--smol", "--shell", "--allow-empty"]) assert.ok(!offered.includes(flag), `${flag} is not offered after rt build`);
+});
+
+describe("hover on rt itself", () => {
+  test("the `rt` of a script is rt: what the command runs and what its flags do", async () => {
+    const hovers = await Promise.all(["rt --watch", "rt build src/main.ts", "rt --no-such-flag"].map((needle) => hover(APP, APP_TEXT, needle, { delta: 1 })));
+    assertGolden("package-json-rt-hovers", hovers);
+    assert.deepEqual(hovers[0], {
+      contents: [
+        "**rt**: the rt runtime",
+        "",
+        "`rt ./src/main.ts` runs the file `src/main.ts`",
+        "",
+        "- `--watch`: Restart the program when a file it loaded changes",
+      ].join("\n"),
+      range: rangeAt(APP_TEXT, "rt --watch", 2),
+    });
+    assert.equal(hovers[1].contents, "**rt**: the rt runtime\n\n`rt build`: Bundle for node, browsers or rt", "a built-in command");
+    assert.equal(
+      hovers[2].contents,
+      "**rt**: the rt runtime\n\n`rt run compile` runs the script `compile`: `rt src/main.ts`\n\n- `--no-such-flag`: not an rt flag",
+    );
+  });
+
+  test("hover on a script lists its rt commands as rt, not as a program named rt", async () => {
+    const { contents } = await hover(APP, APP_TEXT, '"many"', { delta: 2 });
+    assert.ok(!contents.includes("no script, file, binary or command"), contents);
+    assert.match(contents, /^- `rt build`: Bundle for node, browsers or rt$/m);
+  });
+});
+
+describe("text from the file in hovers", () => {
+  // A cloned repository's package.json: names and bodies that would be links, images or HTML in
+  // markdown, backticks that would close a code span, and a blank line that would end one.
+  const file = path.join(FIXTURES, "app", "hostile", "package.json");
+  const scripts = {
+    "[x](https://evil)": "rt run '[click](https://evil) ![img](https://evil/i.png) <img src=x> ``a``'",
+    "pre[x](https://evil)": "rt run 'a\n\n[line](https://evil) `b`'",
+  };
+  const text = JSON.stringify({ name: "<b>hostile</b>", scripts }, null, 2);
+
+  test("shows as written: no link, image or HTML, whatever the script holds", async () => {
+    await server.open(file, text);
+    const hovers = [await hover(file, text, '"[x]', { delta: 2 }), await hover(file, text, "'[click]", { delta: 2 })];
+    assertGolden("package-json-hostile-hovers", hovers);
+    for (const { contents } of hovers) {
+      // Rendered as VS Code renders hovers (with marked): what the file holds is text, in <code>.
+      const html = marked.parse(contents);
+      assert.doesNotMatch(html, /<a |<img |<b>/, html);
+      assert.ok(html.includes("<code>rt run [click](https://evil) ![img](https://evil/i.png) &lt;img src=x&gt; ``a``</code>"), html);
+    }
+    assert.ok(marked.parse(hovers[0].contents).includes("a  [line](https://evil) `b`&#39;</code>"), "the blank line does not end the code span");
+    assert.ok(marked.parse(hovers[0].contents).includes("<strong>rt run [x](https://evil)</strong>"), "the script's name in prose, escaped");
+  });
 });

@@ -113,3 +113,29 @@ test("hover: a key's documentation, type and default; a table header's", async (
   assert.equal(await hover("colour"), null, "an unknown key has no documentation");
   assert.equal(await hover('"always"', 2), null, "a value is not a key");
 });
+
+test("a key defined twice is reported where it is, and hides none of the file's other problems", async () => {
+  const text = 'console-depth = 2\ncolour = "always"\nconsole-depth = 3\nsmol = "yes"\n\n[run]\nshell = "rt"\n\n[run]\nsilent = true\n';
+  const { diagnostics } = await server.open(SCRATCH, text);
+  assertGolden("rtfig-duplicate-keys", diagnostics);
+  assert.deepEqual(
+    diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message, diagnostic.range]),
+    [
+      ["unknown-key", 'unknown key "colour"; rt ignores it', rangeAt(text, "colour")],
+      ["duplicate-key", 'Invalid TOML: "console-depth" is already defined on line 1; rt refuses the file', rangeAt(text, "console-depth = 3", 13)],
+      ["invalid-value", 'invalid value for "smol": expected true or false, got "yes"', rangeAt(text, '"yes"')],
+      [
+        "duplicate-key",
+        'Invalid TOML: "run" is already defined on line 6; rt refuses the file',
+        { start: { line: 8, character: 1 }, end: { line: 8, character: 4 } },
+      ],
+    ],
+  );
+  // Removing the second console-depth leaves the other problems as they were.
+  const fixed = await server.change(SCRATCH, [{ range: { start: { line: 2, character: 0 }, end: { line: 3, character: 0 } }, text: "" }]);
+  assert.deepEqual(
+    fixed.diagnostics.map((diagnostic) => diagnostic.code),
+    ["unknown-key", "invalid-value", "duplicate-key"],
+  );
+  server.close(SCRATCH);
+});

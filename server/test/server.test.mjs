@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, test } from "node:test";
-import { FIXTURES, killServers, positionOf, REPO, SERVER, startServer, uriOf } from "./lsp.mjs";
+import { FIXTURES, frame, killServers, positionOf, RAW_INITIALIZE, rawServer, REPO, SERVER, startServer, uriOf } from "./lsp.mjs";
 
 after(killServers);
 
@@ -99,15 +99,11 @@ test("a request cancelled before it is handled ends with RequestCancelled", asyn
   await server.open(file);
   // The request and its cancellation in one write, as a client that cancels at once sends
   // them: the server reads both before it handles either, so the request is never worked on.
-  const message = (body) => {
-    const json = JSON.stringify({ jsonrpc: "2.0", ...body });
-    return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
-  };
   let output = "";
   server.child.stdout.on("data", (chunk) => (output += chunk));
   server.child.stdin.write(
-    message({ id: "cancelled-lens", method: "textDocument/codeLens", params: { textDocument: { uri: uriOf(file) } } }) +
-      message({ method: "$/cancelRequest", params: { id: "cancelled-lens" } }),
+    frame({ id: "cancelled-lens", method: "textDocument/codeLens", params: { textDocument: { uri: uriOf(file) } } }) +
+      frame({ method: "$/cancelRequest", params: { id: "cancelled-lens" } }),
   );
   const lenses = await server.request("textDocument/codeLens", file);
   assert.ok(lenses.length > 0, "the next request is answered");
@@ -177,3 +173,78 @@ test("a 10,000-line package.json stays responsive; a burst of edits costs one ru
   assert.ok(editMs < 3_000 && hoverMs < 2_000, `diagnostics ${editMs.toFixed(0)} ms after the edits, hover in ${hoverMs.toFixed(0)} ms`);
   assert.equal(await server.shutdown(), 0);
 });
+
+// Malformed input, byte by byte as a broken or hostile client sends it: each gets one line saying
+// what was wrong (a window/logMessage, or an error answer), and the server goes on serving.
+const APP_URI = uriOf(path.join(FIXTURES, "app", "package.json"));
+const answerTo = (id) => (message) => message.id === id;
+const logged = (text) => (message) => message.method === "window/logMessage" && message.params.message.includes(text);
+
+test("requests before initialize are refused with ServerNotInitialized (-32002), notifications dropped", async () => {
+  const server = rawServer();
+  server.write(
+    frame({ id: "early-hover", method: "textDocument/hover", params: { textDocument: { uri: APP_URI }, position: { line: 0, character: 0 } } }) +
+      frame({ id: "early-other", method: "workspace/symbol", params: { query: "" } }) +
+      frame({ method: "textDocument/didOpen", params: { textDocument: { uri: APP_URI, languageId: "json", version: 1, text: "{}" } } }),
+  );
+  assert.deepEqual((await server.next(answerTo("early-hover"))).error, {
+    code: -32002,
+    message: "textDocument/hover before initialize: send initialize first",
+  });
+  assert.equal((await server.next(answerTo("early-other"))).error.code, -32002);
+  server.write(frame(RAW_INITIALIZE) + frame({ id: "lens", method: "textDocument/codeLens", params: { textDocument: { uri: APP_URI } } }));
+  assert.ok((await server.next(answerTo(RAW_INITIALIZE.id))).result.capabilities);
+  assert.equal((await server.next(answerTo("lens"))).result, null, "the didOpen sent before initialize was dropped");
+  assert.ok(!server.messages.some((message) => message.method === "textDocument/publishDiagnostics"));
+  server.write(frame({ id: "unknown", method: "workspace/symbol", params: { query: "" } }));
+  assert.equal((await server.next(answerTo("unknown"))).error.code, -32601, "after initialize, an unknown method is MethodNotFound");
+  assert.equal(server.stderr, "");
+});
+
+test("didOpen with a number as text: ignored with one logged line, the server keeps serving", async () => {
+  const server = rawServer();
+  server.write(
+    frame(RAW_INITIALIZE) +
+      frame({ method: "textDocument/didOpen", params: { textDocument: { uri: APP_URI, languageId: "json", version: 1, text: 42 } } }) +
+      frame({ id: "bad-hover", method: "textDocument/hover", params: { textDocument: { uri: APP_URI } } }) +
+      frame({
+        method: "textDocument/didOpen",
+        params: { textDocument: { uri: APP_URI, languageId: "json", version: 1, text: '{ "scripts": { "a": "rt run b" } }' } },
+      }),
+  );
+  const log = await server.next(logged("didOpen"));
+  assert.deepEqual(log.params, { type: 1, message: "rt-language-server: ignored textDocument/didOpen: params.textDocument.text must be a string, not 42" });
+  assert.deepEqual((await server.next(answerTo("bad-hover"))).error, {
+    code: -32602,
+    message: "textDocument/hover: params.position must be { line, character } of whole numbers",
+  });
+  const published = await server.next((message) => message.method === "textDocument/publishDiagnostics");
+  assert.deepEqual(
+    published.params.diagnostics.map((diagnostic) => diagnostic.message),
+    ['Script not found "b" (did you mean "a"?)'],
+    "the well-formed didOpen after it is served",
+  );
+  assert.ok(!server.messages.some((message) => /\n\s+at /.test(JSON.stringify(message))), "no stack anywhere");
+  assert.equal(server.stderr, "");
+});
+
+for (const [what, header] of [
+  ["a non-numeric Content-Length", "Content-Length: abc\r\n\r\n"],
+  ["a negative Content-Length", "Content-Length: -5\r\n\r\n"],
+  ["a huge Content-Length", "Content-Length: 99999999999999\r\n\r\n"],
+  ["a header block without Content-Length", "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"],
+]) {
+  test(`${what}: the frame is reported and skipped, the next request is answered`, async () => {
+    const server = rawServer();
+    server.write(frame(RAW_INITIALIZE));
+    await server.next(answerTo(RAW_INITIALIZE.id));
+    // The bad frame's body is a request that must not be run; the valid one after it must be.
+    server.write(`${header}{"jsonrpc":"2.0","id":"swallowed","method":"shutdown"}`);
+    server.write(frame({ id: "after", method: "textDocument/codeLens", params: { textDocument: { uri: APP_URI } } }));
+    assert.deepEqual(await server.next(answerTo("after")), { jsonrpc: "2.0", id: "after", result: null });
+    const log = server.messages.find(logged("ignored"));
+    assert.match(log.params.message, /^rt-language-server: ignored .*Content-Length.*; reading on from the next Content-Length header$/);
+    assert.ok(!server.messages.some(answerTo("swallowed")));
+    assert.equal(server.stderr, "");
+  });
+}

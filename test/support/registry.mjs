@@ -1,5 +1,5 @@
-// A local npm registry for the auto-install tests and benchmark: verdaccio, offline (no
-// uplinks), in a temporary directory on a free loopback port. Packages are published over the
+// A local npm registry for the auto-install tests and benchmarks: verdaccio, offline (no
+// uplinks) unless asked to proxy a real registry, in a temporary directory on a free loopback port. Packages are published over the
 // registry's own HTTP API, as `npm publish` does (a tarball attached to the version document).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,8 +11,12 @@ import { freePort } from "./servers.mjs";
 
 const VERDACCIO = path.join(path.dirname(createRequire(import.meta.url).resolve("verdaccio/package.json")), "bin", "verdaccio");
 
-/** Starts the registry; returns { url, token, publish(dir), stop() }. Packages of @rt-private need the token. */
-export async function startRegistry() {
+/**
+ * Starts the registry; returns { url, token, publish(dir), stop() }. Packages of @rt-private need
+ * the token. With `uplink` (a registry URL), packages not published here come from there (what
+ * installing rt-runtime needs: its dependencies), except rt-runtime's own.
+ */
+export async function startRegistry({ uplink } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "rt-registry-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -24,14 +28,18 @@ export async function startRegistry() {
       "auth:",
       "  htpasswd:",
       `    file: ${path.join(dir, "htpasswd")}`,
-      "uplinks: {}",
+      ...(uplink ? ["uplinks:", "  upstream:", `    url: ${uplink}`, "    timeout: 60s", "    maxage: 30m"] : ["uplinks: {}"]),
       "packages:",
       "  '@rt-private/*':",
       "    access: $authenticated",
       "    publish: $authenticated",
+      "  'rt-runtime*':",
+      "    access: $all",
+      "    publish: $authenticated",
       "  '**':",
       "    access: $all",
       "    publish: $authenticated",
+      ...(uplink ? ["    proxy: upstream"] : []),
       "web:",
       "  enable: false",
       "log: { type: stdout, format: pretty, level: error }",

@@ -6,7 +6,7 @@
 // stops on its first statement … `next` walks its lines"), workers.test.mjs (a step in a worker),
 // children.test.mjs (`next` in a child session).
 import type { Protocol } from "devtools-protocol";
-import type { HiddenStop } from "rt/stop-policy";
+import type { HiddenStop } from "rt-runtime/stop-policy";
 import type { CdpSession } from "../cdp/connection.js";
 import { type CallFrame, ignoreIfClosed, type ThreadState } from "./thread-state.js";
 

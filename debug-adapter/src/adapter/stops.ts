@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
-import { type HiddenStop, isHoldingStop } from "rt/stop-policy";
+import { type HiddenStop, isHoldingStop } from "rt-runtime/stop-policy";
 import type { CdpSession } from "../cdp/connection.js";
 import { isInternal } from "./internal.js";
 import { normalise, type Script } from "./sources.js";

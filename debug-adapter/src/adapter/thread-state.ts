@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { Protocol } from "devtools-protocol";
-import { StopPolicy } from "rt/stop-policy";
+import { StopPolicy } from "rt-runtime/stop-policy";
 import type { CdpSession } from "../cdp/connection.js";
 import { Breakpoints } from "./breakpoints.js";
 import { isInternal } from "./internal.js";

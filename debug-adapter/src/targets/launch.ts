@@ -233,7 +233,7 @@ function findExecutable(name: string, cwd: string, given: boolean): string {
       }
     }
   }
-  throw new LaunchError(`"${name}"${where} was not found on PATH: install rt or set "runtimeExecutable" to its path`);
+  throw new LaunchError(`"${name}"${where} was not found on PATH: install rt (npm i -D rt-runtime) or set "runtimeExecutable" to its path`);
 }
 
 /** KEY=value lines; # comments; optional quotes. */

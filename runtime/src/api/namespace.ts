@@ -6,7 +6,7 @@ import { lazySecrets } from "../secrets/load.js";
 import { lazyServe } from "../serve/load.js";
 import type { ServeDefaults } from "../serve/index.js";
 import { lazyRedis, lazySql } from "../stores/load.js";
-import type { Redis, Secrets, ServeOptions, Server, Sql } from "rt";
+import type { Redis, Secrets, ServeOptions, Server, Sql } from "rt-runtime/types/rt";
 import type { ApiMember } from "./members.js";
 
 declare const RT_VERSION: string;

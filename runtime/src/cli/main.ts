@@ -13,6 +13,7 @@ import { bootInspectorThread, inspectorFlag } from "../inspector/start.js";
 import { withConfig } from "../config/rtfig.js";
 import { changeDirectory } from "../process/cwd.js";
 import { applyStartupOptions } from "../process/startup-options.js";
+import { runningNode } from "../launcher/node-version.js";
 import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
 import type { Invocation } from "../register/prepare.js";
@@ -20,7 +21,7 @@ import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "../flags/pars
 
 declare const RT_VERSION: string;
 
-// For dist/register.cjs (`node --import rt/register`), which loads this bundle.
+// For dist/register.cjs (`node --import rt-runtime/register`), which loads this bundle.
 export { registerLoader } from "../register/index.js";
 
 /**
@@ -74,7 +75,7 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   // `rt secrets <subcommand> --help` is that subcommand's help.
   if (parsed.command === "secrets") return secretsCommand(target, args, parsed);
   if (values.help) return print(helpText());
-  if (values.version) return print(`${RT_VERSION}\n`);
+  if (values.version) return print(`${RT_VERSION} (${runningNode(cacheRoot)})\n`);
   if (parsed.command === "build") return buildCommand(parsed, invocation);
   if (values.print !== undefined) return printCode(values.print, invocation);
   if (values.eval !== undefined) return evalCode(values.eval, invocation);

@@ -1,6 +1,6 @@
 // Which of V8's pauses a debugger user sees, which are hidden and resumed, and which are stepped
 // past into the program's own code. One policy for every client rt ships: the inspector's bridge
-// (worker.ts), its web debugger (ui/app.ts) and the debug adapter (through `rt/stop-policy`).
+// (worker.ts), its web debugger (ui/app.ts) and the debug adapter (through `rt-runtime/stop-policy`).
 // Pure: no Node or browser API, so the page and the adapter bundle it as it is.
 
 export interface PausedFrame {

@@ -131,7 +131,8 @@ export class ModuleLoader {
     return code;
   }
 
-  private resolve(specifier: string, context: ResolveHookContext, nextResolve: NextResolve) {
+  private resolve(specifier: string, given: ResolveHookContext, nextResolve: NextResolve) {
+    const context = withConditionList(given);
     if (this.beforeWorkerThreads && isWorkerThreadsSpecifier(specifier)) {
       const before = this.beforeWorkerThreads;
       this.beforeWorkerThreads = undefined;
@@ -228,7 +229,7 @@ export class ModuleLoader {
   private loadFile(url: string, context: LoadHookContext, nextLoad: (url: string, context?: Partial<LoadHookContext>) => LoadFnOutput): LoadFnOutput {
     const file = fileURLToPath(url);
     this.settings.tracker?.loaded(file);
-    const forRequire = context.conditions?.includes("require") ?? false;
+    const forRequire = context.conditions ? withConditionList(context).conditions.includes("require") : false;
     const loader = this.loaderFor(file);
     if (!loader) return this.withInterop(file, url, forRequire, nextLoad(url, context));
     if (SCRIPT_LOADERS.has(loader)) {
@@ -316,3 +317,8 @@ export class ModuleLoader {
 
 /** The query of a CommonJS module's second URL, whose facade has every key (noteImport). */
 const ALL_KEYS = "rt-commonjs-all-keys";
+
+/** Node 22.15.0 gives require()'s hooks the conditions as a Set (later versions: an array, as typed). */
+function withConditionList<T extends { readonly conditions?: readonly string[] }>(context: T): T {
+  return context.conditions === undefined || Array.isArray(context.conditions) ? context : { ...context, conditions: [...context.conditions] };
+}

@@ -11,7 +11,7 @@ const REPLACE = fileURLToPath(new URL("./replace.ts", import.meta.url));
 function handOver(child: string, input?: string) {
   const parent = `require(${JSON.stringify(REPLACE)}).replaceProcess([process.execPath, "-e", ${JSON.stringify(child)}], null);
 console.log("the parent carries on after handing over");`;
-  return spawnSync(process.execPath, ["--require", "rt/register", "-e", parent], { encoding: "utf8", input });
+  return spawnSync(process.execPath, ["--require", "rt-runtime/register", "-e", parent], { encoding: "utf8", input });
 }
 
 test("without execve the child runs on the same stdio and its exit code is the parent's", () => {
@@ -30,7 +30,7 @@ test("without execve a signal the parent receives reaches the child", { skip: pr
   const child = `process.on("SIGTERM", () => { console.log("child got SIGTERM"); process.exit(3); }); console.log("ready"); setInterval(() => {}, 1000)`;
   const parent = `require(${JSON.stringify(REPLACE)}).replaceProcess([process.execPath, "-e", ${JSON.stringify(child)}], null);
 setTimeout(() => process.kill(process.pid, "SIGTERM"), 500);`;
-  const result = spawnSync(process.execPath, ["--require", "rt/register", "-e", parent], { encoding: "utf8", timeout: 10_000 });
+  const result = spawnSync(process.execPath, ["--require", "rt-runtime/register", "-e", parent], { encoding: "utf8", timeout: 10_000 });
   assert.equal(result.stdout, "ready\nchild got SIGTERM\n");
   assert.equal(result.status, 3);
 });
@@ -38,7 +38,7 @@ setTimeout(() => process.kill(process.pid, "SIGTERM"), 500);`;
 test("without execve a program that cannot start is one line and exit code 126", () => {
   const result = spawnSync(
     process.execPath,
-    ["--require", "rt/register", "-e", `require(${JSON.stringify(REPLACE)}).replaceProcess(["/nonexistent/rt-node"], null)`],
+    ["--require", "rt-runtime/register", "-e", `require(${JSON.stringify(REPLACE)}).replaceProcess(["/nonexistent/rt-node"], null)`],
     {
       encoding: "utf8",
     },

@@ -1,5 +1,5 @@
-// rt's loader in a thread or process that rt's CLI did not start: `node --import rt/register
-// app.ts` (as `node --import tsx`), a test runner's `--require rt/register`, and every Node child process
+// rt's loader in a thread or process that rt's CLI did not start: `node --import rt-runtime/register
+// app.ts` (as `node --import tsx`), a test runner's `--require rt-runtime/register`, and every Node child process
 // and worker of a program rt runs (see inherit.ts). The thread then runs TypeScript, JSX, rt's
 // resolution and tsconfig, and the `rt` namespace as under `rt app.ts`.
 import * as path from "node:path";

@@ -1,6 +1,6 @@
 // rt in every thread and process the program starts. module.registerHooks works per thread and
 // per process, so each new one registers rt's loader itself, through the register module
-// (dist/register.cjs, `rt/register`), preloaded by a `--require` that rt adds to NODE_OPTIONS:
+// (dist/register.cjs, `rt-runtime/register`), preloaded by a `--require` that rt adds to NODE_OPTIONS:
 //
 //   NODE_OPTIONS=--require=<register>    Node child processes (fork, cluster.fork, spawn and
 //                                        execFile of process.execPath, `node x.ts` in a shell)
@@ -59,7 +59,7 @@ export function inheritedSettings(values: FlagValues, cacheRoot: string | undefi
   return cacheRoot === undefined ? { flags } : { flags, cacheRoot };
 }
 
-/** The settings a parent passed down, or none (`node --import rt/register` run by hand). */
+/** The settings a parent passed down, or none (`node --import rt-runtime/register` run by hand). */
 export function readInheritedSettings(env: NodeJS.ProcessEnv): InheritedSettings {
   const raw = env[LOADER_VARIABLE];
   if (!raw) return { flags: {} };

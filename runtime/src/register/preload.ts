@@ -1,9 +1,10 @@
-// dist/register.cjs, the module behind `node --import rt/register` and the `--require` rt puts in
+// dist/register.cjs, the module behind `node --import rt-runtime/register` and the `--require` rt puts in
 // NODE_OPTIONS for the processes and threads a program starts. It decides before loading rt's
 // CLI bundle, so a process that is rt's own, or a thread some library started, pays ~nothing.
 import { enableCompileCache, registerHooks } from "node:module";
 import { realpathSync } from "node:fs";
 import * as path from "node:path";
+import { MIN_NODE } from "../launcher/node-version.js";
 import { LOADER_VARIABLE, THREAD_VARIABLE } from "./variables.js";
 
 // Worker threads have no process.chdir of their own (Node puts a function marked `disabled`
@@ -14,7 +15,10 @@ function wanted(): boolean {
   if (typeof registerHooks !== "function") {
     // A Node older than rt needs that inherited NODE_OPTIONS (a program started another Node): left alone.
     if (process.env[LOADER_VARIABLE] !== undefined) return false;
-    process.stderr.write(`rt/register: needs Node.js >= 22.15 (module.registerHooks), but this is ${process.version} (${process.execPath}).\n`);
+    process.stderr.write(
+      `rt-runtime/register: needs Node.js >= ${MIN_NODE} (module.registerHooks), but this is ${process.version} (${process.execPath}): ` +
+        `install Node.js >= ${MIN_NODE}, or run the program with rt (npx rt app.ts), which brings its own Node.\n`,
+    );
     process.exit(1);
   }
   // Threads of rt's Worker carry the marker; others (esbuild's service) keep Node as it is.

@@ -38,7 +38,7 @@ export interface PreparedRuntime {
 }
 
 /**
- * `inWorker`: preparing a worker thread (rt/register in a worker): no inspector (the process's
+ * `inWorker`: preparing a worker thread (rt-runtime/register in a worker): no inspector (the process's
  * debugger reaches workers through Node's NodeWorker domain) and no report of uncaught errors
  * (Node hands them to the parent thread's Worker as an 'error' event).
  */

@@ -1,4 +1,4 @@
-// `rt/scripts`: the script runner and the argument scanner as tools need them (the language
+// `rt-runtime/scripts`: the script runner and the argument scanner as tools need them (the language
 // server's hovers and diagnostics): rt's own resolution order, lifecycle, workspace selection,
 // argv reading and messages, not copies of them.
 export { resolveRunTarget, type ResolveOptions, type RunTarget } from "./target.js";

@@ -1,6 +1,6 @@
 // The call forms of rt.secrets and the checks every argument passes before the store is
 // touched. Messages name the argument and what is wrong with it, never a value.
-import type { SecretsOptions } from "rt";
+import type { SecretsOptions } from "rt-runtime/types/rt";
 import { argumentError } from "./errors.js";
 
 /** Longest service or name, in UTF-16 code units (String#length). */

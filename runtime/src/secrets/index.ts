@@ -1,15 +1,15 @@
 // rt.secrets: credentials in the operating system's credential store (macOS keychain, the
 // Secret Service on Linux, Windows Credential Manager) through @napi-rs/keyring. Built as
-// dist/secrets.cjs: the `rt` namespace loads it on first use, and `require("rt/secrets")`
+// dist/secrets.cjs: the `rt` namespace loads it on first use, and `require("rt-runtime/secrets")`
 // works in plain Node too. Values travel as UTF-8 bytes in buffers rt allocates, and rt zeroes
 // each of them once it is done; the only copy rt leaves is the string a get returns.
-import type { Secrets } from "rt";
+import type { Secrets } from "rt-runtime/types/rt";
 import { readPair, readSetArguments } from "./arguments.js";
 import { storeError } from "./errors.js";
 import { request } from "./store.js";
 
 // The declarations users see (types/rt.d.ts) are the one definition of the API's shape.
-export type { Secrets, SecretsOptions } from "rt";
+export type { Secrets, SecretsOptions } from "rt-runtime/types/rt";
 export { checkPart, MAX_NAME_LENGTH, MAX_VALUE_BYTES, readPair } from "./arguments.js";
 export { STORE_ERRORS, type SecretsError, type StoreErrorCode } from "./errors.js";
 export { listNames } from "./list.js";

@@ -1,7 +1,7 @@
 // The secrets module is a file of its own (dist/secrets.cjs), loaded when a program first calls
 // rt.secrets or runs `rt secrets`, so rt's startup bundle carries none of it.
 import * as path from "node:path";
-import type { Secrets } from "rt";
+import type { Secrets } from "rt-runtime/types/rt";
 
 export type SecretsModule = typeof import("./index.js");
 

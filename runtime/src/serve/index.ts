@@ -5,7 +5,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import type { ServeOptions, Server } from "rt";
+import type { ServeOptions, Server } from "rt-runtime/types/rt";
 
 /** What the command line decides: --port. */
 export interface ServeDefaults {

@@ -1,7 +1,7 @@
 // rt.serve lives in a file of its own (dist/serve.cjs, with its HTTP adapter), loaded by the
 // first call, so neither rt's startup nor `import { serve } from "rt"` pays for it.
 import * as path from "node:path";
-import type { ServeOptions, Server } from "rt";
+import type { ServeOptions, Server } from "rt-runtime/types/rt";
 import type { ServeDefaults } from "./index.js";
 
 export function lazyServe(defaults: ServeDefaults): (options: ServeOptions) => Server {

@@ -4,6 +4,7 @@
 import { posix } from "node:path";
 import {
   CancellationToken,
+  ErrorCodes,
   LSPErrorCodes,
   ResponseError,
   TextDocumentSyncKind,
@@ -14,6 +15,7 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnyKind } from "./kinds.js";
+import { identifierProblem, listenChecked, positionProblem } from "./params.js";
 
 /** How long after the last edit diagnostics run (well under a keystroke's interval). */
 const SETTLE_MS = 2;
@@ -88,8 +90,13 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
     if (kindOf(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
-  connection.onInitialize(
-    (): InitializeResult => ({
+  // Until initialize, requests are refused (ServerNotInitialized) and notifications dropped: the
+  // documents are listened to from initialize on (a notification without a handler is dropped).
+  let initialized = false;
+  connection.onInitialize((): InitializeResult => {
+    if (!initialized) listenChecked(documents, connection);
+    initialized = true;
+    return {
       serverInfo: { name: "rt-language-server", version },
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -98,27 +105,40 @@ export function startServer(connection: Connection, kinds: readonly AnyKind[], v
         codeLensProvider: { resolveProvider: false },
         documentLinkProvider: { resolveProvider: false },
       },
-    }),
-  );
+    };
+  });
+  const notInitialized = (method: string) => new ResponseError(ErrorCodes.ServerNotInitialized, `${method} before initialize: send initialize first`);
+  // Requests no feature handles.
+  connection.onRequest((method) => (initialized ? new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`) : notInitialized(method)));
 
-  // Every request: refused once cancelled, answered null for a document the server does not own,
-  // and null (logged) if the feature fails.
+  // Every request: refused before initialize, with malformed params (InvalidParams, one line) or
+  // once cancelled; answered null for a document the server does not own, and null (logged) if
+  // the feature fails.
   type Owned = NonNullable<ReturnType<typeof owned>>;
-  const answer = <T>(textDocument: TextDocumentIdentifier, token: CancellationToken, feature: (found: Owned) => T | undefined) => {
+  const answer = <P extends { textDocument: TextDocumentIdentifier }, T>(
+    method: string,
+    params: P,
+    token: CancellationToken,
+    feature: (found: Owned) => T | undefined,
+    problem = identifierProblem,
+  ) => {
+    if (!initialized) return notInitialized(method);
+    const invalid = problem(params);
+    if (invalid) return new ResponseError(ErrorCodes.InvalidParams, `${method}: ${invalid}`);
     if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
     return guarded(() => {
-      const found = owned(textDocument);
+      const found = owned(params.textDocument);
       return (found && feature(found)) ?? null;
     }, null);
   };
-  connection.onCompletion(({ textDocument, position }, token) =>
-    answer(textDocument, token, ({ kind, document, model }) => kind.completion?.(document, model, position)),
+  connection.onCompletion((params, token) =>
+    answer("textDocument/completion", params, token, ({ kind, document, model }) => kind.completion?.(document, model, params.position), positionProblem),
   );
-  connection.onHover(({ textDocument, position }, token) =>
-    answer(textDocument, token, ({ kind, document, model }) => kind.hover?.(document, model, position)),
+  connection.onHover((params, token) =>
+    answer("textDocument/hover", params, token, ({ kind, document, model }) => kind.hover?.(document, model, params.position), positionProblem),
   );
-  connection.onCodeLens(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.codeLenses?.(document, model)));
-  connection.onDocumentLinks(({ textDocument }, token) => answer(textDocument, token, ({ kind, document, model }) => kind.links?.(document, model, token)));
-
-  documents.listen(connection);
+  connection.onCodeLens((params, token) => answer("textDocument/codeLens", params, token, ({ kind, document, model }) => kind.codeLenses?.(document, model)));
+  connection.onDocumentLinks((params, token) =>
+    answer("textDocument/documentLink", params, token, ({ kind, document, model }) => kind.links?.(document, model, token)),
+  );
 }

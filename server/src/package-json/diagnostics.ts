@@ -2,8 +2,8 @@
 // naming nothing rt can run (rt's own resolution and message), an unknown or not yet supported
 // rt flag or a value rt refuses (rt's own messages), and a pre/post hook whose main script is
 // missing (so the hook never runs).
-import { commandsTaking, commandTakes, type CommandName, type FlagSpec } from "rt/flags";
-import { convertFlagValue, ProgramError, resolveRunTarget, unknownFlag, UsageError } from "rt/scripts";
+import { commandsTaking, commandTakes, type CommandName, type FlagSpec } from "rt-runtime/flags";
+import { convertFlagValue, ProgramError, resolveRunTarget, unknownFlag, UsageError } from "rt-runtime/scripts";
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";

@@ -4,8 +4,8 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt/flags";
-import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt/scripts";
+import { COMMANDS, commandTakes, FLAGS, type FlagSpec } from "rt-runtime/flags";
+import { lifecycleSteps, resolveRunTarget, type RunTarget } from "rt-runtime/scripts";
 import {
   CompletionItemKind,
   MarkupKind,
@@ -16,6 +16,7 @@ import {
   type Hover,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
+import { code, prose } from "../core/markdown.js";
 import type { Word } from "../core/shell-words.js";
 import { rangeOf, touches } from "../core/text.js";
 import type { PackageJson, Script } from "./model.js";
@@ -94,10 +95,12 @@ export function scriptHover(document: TextDocument, model: PackageJson, offset: 
   if (script && model.manifest?.scripts.has(script.name)) return markdown(document, script.keyStart, script.keyEnd, describeScript(model, script));
   const found = invocationAt(model, offset);
   const flag = found?.invocation.flags.find(({ word }) => touches(offset, word.start, word.end));
-  if (flag?.flag) return markdown(document, flag.word.start, flag.word.end, `\`${flagUsage(flag.flag)}\`\n\n${flagDocumentation(flag.flag)}`);
+  if (flag?.flag) return markdown(document, flag.word.start, flag.word.end, `${code(flagUsage(flag.flag))}\n\n${flagDocumentation(flag.flag)}`);
   const target = found?.invocation.target;
   if (found && target && touches(offset, target.start, target.end))
     return markdown(document, target.start, target.end, describeRtTarget(model, found.invocation, target));
+  const rt = modelScript(model, offset)?.invocations.find((invocation) => touches(offset, invocation.rt.start, invocation.rt.end));
+  if (rt) return markdown(document, rt.rt.start, rt.rt.end, describeRt(model, rt));
   for (const command of modelScript(model, offset)?.commands ?? []) {
     const program = command.words[0];
     if (program && touches(offset, program.start, program.end) && !found)
@@ -149,18 +152,17 @@ function flagUsage(flag: FlagSpec): string {
 
 function flagDocumentation(flag: FlagSpec): string {
   const alias = flag.aliasOf ? ` (the values join --${flag.aliasOf}'s)` : "";
-  return flag.default === undefined ? `${flag.help}${alias}` : `${flag.help}${alias}\n\nDefault: \`${String(flag.default)}\``;
+  return flag.default === undefined ? `${flag.help}${alias}` : `${flag.help}${alias}\n\nDefault: ${code(String(flag.default))}`;
 }
 
 /** The steps `rt run <name>` runs, and what each command of the main step resolves to. */
 function describeScript(model: PackageJson, script: Script): string {
   const steps = lifecycleSteps(model.manifest!, script.name, [], "system");
-  const lines = [`**rt run ${script.name}** runs in \`${model.dir}\`:`, ""];
-  steps.forEach((step, index) => lines.push(`${index + 1}. \`${step.name}\`: \`${step.command}\``));
+  const lines = [`**rt run ${prose(script.name)}** runs in ${code(model.dir)}:`, ""];
+  steps.forEach((step, index) => lines.push(`${index + 1}. ${code(step.name)}: ${code(step.command)}`));
   const resolutions = script.commands.flatMap((command) => {
     const invocation = rtInvocation(command);
-    const target = invocation?.target;
-    if (invocation && target && (!invocation.command || invocation.command.text === "run")) return [describeRtTarget(model, invocation, target)];
+    if (invocation) return [describeRtRun(model, invocation)];
     const program = command.words[0];
     return program ? [describeProgram(model, program)] : [];
   });
@@ -168,14 +170,32 @@ function describeScript(model: PackageJson, script: Script): string {
   return lines.join("\n");
 }
 
+/**
+ * Hover on the `rt` of a script: rt itself (not a file or binary of that name), what the command
+ * runs and what each of its flags does.
+ */
+function describeRt(model: PackageJson, invocation: RtInvocation): string {
+  const flags = invocation.flags.map(({ word, flag }) => `- ${code(word.text)}: ${flag ? flag.help : "not an rt flag"}`);
+  return [`**rt**: the rt runtime`, describeRtRun(model, invocation), ...(flags.length ? [flags.join("\n")] : [])].join("\n\n");
+}
+
+/** What an `rt ...` command runs: a built-in command, or the target `rt run` finds. */
+function describeRtRun(model: PackageJson, invocation: RtInvocation): string {
+  const { command, commandName, target } = invocation;
+  if (commandName && commandName !== "run") return `${code(`rt ${commandName}`)}: ${COMMANDS[commandName].help}`;
+  if (target) return describeRtTarget(model, invocation, target);
+  const written = [invocation.rt, ...invocation.flags.map((flag) => flag.word), ...(command ? [command] : [])];
+  return `${code(written.map((word) => word.text).join(" "))} names no program to run`;
+}
+
 function describeRtTarget(model: PackageJson, invocation: RtInvocation, target: Word): string {
   const selection = workspaceSelection(invocation, model);
-  if (selection && "error" in selection) return selection.error.message;
+  if (selection && "error" in selection) return prose(selection.error.message);
   if (selection) {
     const runs = selection.packages.map(
-      (manifest) => `\n  - \`${manifest.name ?? path.relative(model.dir, manifest.dir)}\`: \`${manifest.scripts.get(selection.script)}\``,
+      (manifest) => `\n  - ${code(manifest.name ?? path.relative(model.dir, manifest.dir))}: ${code(manifest.scripts.get(selection.script) ?? "")}`,
     );
-    return `\`${selection.script}\` runs in ${runs.length} workspace ${runs.length === 1 ? "package" : "packages"}:${runs.join("")}`;
+    return `${code(selection.script)} runs in ${runs.length} workspace ${runs.length === 1 ? "package" : "packages"}:${runs.join("")}`;
   }
   const forced = invocation.command?.text === "run";
   const resolved = resolveRunTarget(target.text, { forced, ifPresent: true, cwd: model.dir, manifest: model.manifest });
@@ -193,17 +213,17 @@ function describeTarget(shown: string, target: RunTarget, dir: string): string {
   switch (target.kind) {
     case "script": {
       const hooks = [`pre${target.name}`, `post${target.name}`].filter((hook) => target.manifest.scripts.has(hook));
-      const withHooks = hooks.length ? ` (with ${hooks.map((hook) => `\`${hook}\``).join(" and ")})` : "";
-      return `\`${shown}\` runs the script \`${target.name}\`${withHooks}: \`${target.manifest.scripts.get(target.name)}\``;
+      const withHooks = hooks.length ? ` (with ${hooks.map(code).join(" and ")})` : "";
+      return `${code(shown)} runs the script ${code(target.name)}${withHooks}: ${code(target.manifest.scripts.get(target.name) ?? "")}`;
     }
     case "file":
-      return `\`${shown}\` runs the file \`${relative(target.file)}\``;
+      return `${code(shown)} runs the file ${code(relative(target.file))}`;
     case "binary":
-      return `\`${shown}\` runs the project binary \`${relative(target.file)}\``;
+      return `${code(shown)} runs the project binary ${code(relative(target.file))}`;
     case "command":
-      return `\`${shown}\` runs the system command \`${target.file}\``;
+      return `${code(shown)} runs the system command ${code(target.file)}`;
     case "absent":
-      return `\`${shown}\`: no script, file, binary or command of that name`;
+      return `${code(shown)}: no script, file, binary or command of that name`;
   }
 }
 

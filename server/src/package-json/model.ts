@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
-import { manifestFromJson, type Manifest } from "rt/scripts";
+import { manifestFromJson, type Manifest } from "rt-runtime/scripts";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { splitCommands, type ShellCommand, type Word } from "../core/shell-words.js";
 import { rtInvocation, type RtInvocation } from "./rt-command.js";

@@ -1,8 +1,8 @@
-// An `rt ...` command inside a script, read by rt's own argument scanner (rt/scripts scanArgs,
+// An `rt ...` command inside a script, read by rt's own argument scanner (rt-runtime/scripts scanArgs,
 // the one parseArgs uses): its flags with their values, the built-in command, and the target
 // name, each with the word it is written in.
-import type { CommandName, FlagSpec } from "rt/flags";
-import { scanArgs } from "rt/scripts";
+import type { CommandName, FlagSpec } from "rt-runtime/flags";
+import { scanArgs } from "rt-runtime/scripts";
 import type { ShellCommand, Word } from "../core/shell-words.js";
 
 export interface RtFlag {

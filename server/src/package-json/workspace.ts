@@ -1,7 +1,7 @@
 // `rt --filter <pattern> <script>` and `rt run --workspaces <script>` in a script: the workspace
-// packages that run it, found as rt finds them (rt/scripts: loadWorkspace, filterPackages), read
+// packages that run it, found as rt finds them (rt-runtime/scripts: loadWorkspace, filterPackages), read
 // from disk around the package.json being edited.
-import { filterPackages, loadWorkspace, missingInPackage, noneHaveScript, ProgramError, type Manifest, type Workspace } from "rt/scripts";
+import { filterPackages, loadWorkspace, missingInPackage, noneHaveScript, ProgramError, type Manifest, type Workspace } from "rt-runtime/scripts";
 import type { PackageJson } from "./model.js";
 import type { RtInvocation } from "./rt-command.js";
 

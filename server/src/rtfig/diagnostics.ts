@@ -1,24 +1,32 @@
-// rtfig.toml problems, as rt would report them when it reads the file: syntax errors (rt refuses
-// the file), keys rt ignores (unknown, one-invocation flags) and values
-// of the wrong type or outside an enum (rt refuses the file).
-import { configTableOf, flagByName } from "rt/flags";
-import { closestMatches } from "rt/scripts";
+// rtfig.toml problems, as rt would report them when it reads the file: syntax errors and keys
+// defined twice (rt refuses the file), keys rt ignores (unknown, one-invocation flags) and values
+// of the wrong type or outside an enum (rt refuses the file). A key defined twice hides nothing:
+// the file's other problems are reported with it (rtfig/model.ts).
+import { configTableOf, flagByName } from "rt-runtime/flags";
+import { closestMatches } from "rt-runtime/scripts";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { rangeOf } from "../core/text.js";
-import type { RtfigDocument } from "./model.js";
+import type { Duplicate, RtfigDocument } from "./model.js";
 import { isTable, schemaProblems, shownPath, tableSchema, type Path } from "./schema.js";
 
 export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): Diagnostic[] {
   const text = document.getText();
+  const diagnostics: Diagnostic[] = model.duplicates.map((duplicate) => duplicateDiagnostic(document, model, duplicate));
   if (model.syntaxError) {
     const { offset, message } = model.syntaxError;
     // The offending token: from the error's offset to the next blank or line end.
     const end = offset + (/^[^\s]*/.exec(text.slice(offset))?.[0].length ?? 0);
-    return [{ range: rangeOf(document, offset, end), severity: DiagnosticSeverity.Error, source: "rt", code: "syntax", message: `Invalid TOML: ${message}` }];
+    diagnostics.push({
+      range: rangeOf(document, offset, end),
+      severity: DiagnosticSeverity.Error,
+      source: "rt",
+      code: "syntax",
+      message: `Invalid TOML: ${message}`,
+    });
+    return diagnostics;
   }
   const problems = schemaProblems(model.value);
-  const diagnostics: Diagnostic[] = [];
   for (const problem of problems) {
     const location = model.locations.get(JSON.stringify(problem.path));
     if (!location) continue;
@@ -64,6 +72,19 @@ export function rtfigDiagnostics(document: TextDocument, model: RtfigDocument): 
     }
   }
   return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+/** A key defined twice, which rt refuses ("trying to redefine an already defined table or value"). */
+function duplicateDiagnostic(document: TextDocument, model: RtfigDocument, { start, end, path }: Duplicate): Diagnostic {
+  const first = path && model.locations.get(JSON.stringify(path));
+  const where = first ? ` on line ${document.positionAt(first.keyStart).line + 1}` : "";
+  return {
+    range: rangeOf(document, start, end),
+    severity: DiagnosticSeverity.Error,
+    source: "rt",
+    code: "duplicate-key",
+    message: `Invalid TOML: ${path ? `"${shownPath(path)}"` : "this key"} is already defined${where}; rt refuses the file`,
+  };
 }
 
 function unknownKeyMessage(path: Path): string {

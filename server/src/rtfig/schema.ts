@@ -1,8 +1,8 @@
-// rtfig.toml's JSON Schema, as the runtime generates it from the flag table (rt/rtfig.schema.json),
+// rtfig.toml's JSON Schema, as the runtime generates it from the flag table (rt-runtime/rtfig.schema.json),
 // validated with ajv; every problem comes back with the path of the value it concerns, so it can
 // be underlined where it is written, worded as rt words it.
 import type { ErrorObject } from "ajv";
-import schemaJson from "rt/rtfig.schema.json";
+import schemaJson from "rt-runtime/rtfig.schema.json";
 // ajv's validator for that schema, compiled when the server is built (compiling it at run time
 // costs hundreds of milliseconds): server/build.mjs.
 import validateRtfig from "rtfig-schema-validator";

@@ -1,11 +1,11 @@
 // The "rt Secrets" side panel: services → accounts, with add, copy, reveal, update, delete,
-// refresh, track and untrack. Values go through the runtime's own credential module (rt/secrets,
+// refresh, track and untrack. Values go through the runtime's own credential module (rt-runtime/secrets,
 // the implementation behind rt.secrets) and are never logged, shown unasked or written to a file.
 //
 // Every action also takes its answers as a second argument ({ service, name, value, allowEmpty,
 // confirmed, scope }) instead of asking, for other extensions and for the tests that run inside
 // VS Code. An empty value is stored only with allowEmpty: true; typed in the box, never.
-import { secrets } from "rt/secrets";
+import { secrets } from "rt-runtime/secrets";
 import * as vscode from "vscode";
 import { COMMANDS, SECRETS_VIEW } from "../../contributions.js";
 import { output } from "../../output.js";

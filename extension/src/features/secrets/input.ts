@@ -1,7 +1,7 @@
 // What the panel's input boxes accept (their validateInput): the names rt.secrets accepts, by
 // its own check, and no empty value, as `rt secrets set` stores none without --allow-empty.
 // Free of the vscode module, so the rules are tested as units too.
-import { checkPart } from "rt/secrets";
+import { checkPart } from "rt-runtime/secrets";
 
 /** For a service or name: the message rt.secrets would refuse it with, or undefined. */
 export function partProblem(label: "service" | "name"): (text: string) => string | undefined {

@@ -1,6 +1,6 @@
 // The "rt Secrets" tree: tracked services, each with the accounts the credential store holds for
 // it. When the store cannot be reached, the view's message says why and how to fix it.
-import { listNames, type SecretsError } from "rt/secrets";
+import { listNames, type SecretsError } from "rt-runtime/secrets";
 import * as vscode from "vscode";
 import type { TrackedServices, TrackScope } from "./tracked.js";
 
