@@ -17,7 +17,8 @@ suite("tasks", () => {
     );
     const hello = byFolder("app").find((task) => task.name === "hello");
     assert.deepEqual(hello.definition, { type: "rt", script: "hello", packageDir: folder("app").uri.fsPath });
-    assert.equal(hello.detail, "echo hello from the hello script && echo hello >> hooks.log");
+    // Not the npm extension's detail for the same script (its body alone): the two are told apart.
+    assert.equal(hello.detail, "rt run hello: echo hello from the hello script && echo hello >> hooks.log");
     // The 50-package monorepo: the root's script and 2 per member package.
     const mono = byFolder("mono");
     assert.equal(mono.length, 1 + 50 * 2);

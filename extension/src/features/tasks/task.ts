@@ -40,7 +40,8 @@ export function scriptTask(executable: string, folder: vscode.WorkspaceFolder | 
   const name = relative ? `${script} - ${relative.split(path.sep).join("/")}` : script;
   const execution = rtExecution(executable, ["run", script], packageDir);
   const task = new vscode.Task(definition, folder ?? vscode.TaskScope.Workspace, name, TASK_TYPE, execution, PROBLEM_MATCHERS);
-  task.detail = detail;
+  // The npm extension lists the same script with its body as the detail: this one says it runs through rt.
+  task.detail = detail === undefined ? undefined : `rt run ${script}: ${detail}`;
   if (script === "build") task.group = vscode.TaskGroup.Build;
   else if (script === "test") task.group = vscode.TaskGroup.Test;
   return task;
