@@ -5,8 +5,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
-import { runtimeExecutable } from "../../rt-executable.js";
+import { checkedRuntime, runtimeExecutable } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
+import { warnIfUnusable } from "../runtime/index.js";
 import { listScripts } from "../tasks/scripts.js";
 import type * as Adapter from "./adapter.js";
 import { registerF5 } from "./f5.js";
@@ -131,7 +132,7 @@ async function resolveDebugConfiguration(
 function resolveDebugConfigurationWithSubstitutedVariables(
   _folder: vscode.WorkspaceFolder | undefined,
   configuration: vscode.DebugConfiguration,
-): Promise<vscode.DebugConfiguration> {
+): Promise<vscode.DebugConfiguration | undefined> {
   return readyToLaunch(configuration);
 }
 
@@ -145,10 +146,17 @@ function scopeOf(configuration: vscode.DebugConfiguration): vscode.Uri | undefin
  * A configuration as the adapter will get it, its program started ahead (see startSession) unless
  * a preLaunchTask (which VS Code runs after this) may write what rt reads as it starts. A launch
  * has the rt in use first on PATH, as tasks do, so a script that calls `rt` runs the same one.
+ * Undefined (no session, and no offer to open launch.json) when that rt cannot run: the user
+ * gets the one message the extension gives for it.
  */
-async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
+async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration.request !== "launch") return configuration;
-  const executable = await runtimeExecutable(scopeOf(configuration));
+  const runtime = await checkedRuntime(scopeOf(configuration));
+  if (!runtime.version.ok) {
+    void warnIfUnusable(runtime);
+    return undefined;
+  }
+  const { executable } = runtime;
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   const ready =
     env["PATH"] !== undefined
@@ -194,7 +202,9 @@ async function startSession(folder: vscode.WorkspaceFolder | undefined, configur
   if (saveBeforeStart !== "none" && vscode.workspace.textDocuments.some((document) => document.isDirty && !document.isUntitled)) {
     await vscode.workspace.saveAll(false);
   }
-  const started = await vscode.debug.startDebugging(folder, await readyToLaunch(configuration), { suppressSaveBeforeStart: true });
+  const ready = await readyToLaunch(configuration);
+  if (!ready) return false;
+  const started = await vscode.debug.startDebugging(folder, ready, { suppressSaveBeforeStart: true });
   if (!started) adapterModule().discardPrelaunched();
   return started;
 }
