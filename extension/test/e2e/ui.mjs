@@ -112,11 +112,13 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
     log("continued to the end");
 
+    await steps.open("app/hello.ts");
     // F5 pressed at once after switching editors, and at once after ending a session (the moments
     // a context key set by the extension could lag behind the workbench): rt's session every time.
     for (let round = 1; round <= 5; round++) {
-      await steps.open(round % 2 ? "app/hello.ts" : "app/package.json");
-      await steps.open("app/debug-me.ts");
+      // Switching by the editor tabs: away (a TypeScript file, package.json), back, and F5 at once.
+      await page.locator(".tabs-container .tab", { hasText: round % 2 ? "hello.ts" : "package.json" }).click();
+      await page.locator(".tabs-container .tab", { hasText: "debug-me.ts" }).click();
       await page.keyboard.press("F5");
       await expectSession(`round ${round}: F5 right after switching editors`);
       await paused.first().waitFor({ timeout: 30_000 });
@@ -129,6 +131,13 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
       await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
     }
     log("10 F5 presses right after switching editors or ending a session: rt's session each time, never the picker");
+
+    // A session that ends on a compile error shows the Debug Console, with the error in it.
+    await page.keyboard.press("Control+J"); // hides the panel
+    await steps.open("app/broken.ts");
+    await page.keyboard.press("F5");
+    await page.locator(".repl", { hasText: 'Unexpected ";"' }).first().waitFor({ timeout: 30_000 });
+    log("F5 on a file with a syntax error: the Debug Console opened with the error");
 
     // The editor title's Run File button runs the file in a task terminal.
     await page.locator('.editor-actions [aria-label^="Run File"]').first().click();
