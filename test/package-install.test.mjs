@@ -5,7 +5,7 @@
 // Node 22.15 (the oldest rt runs on) and Node 24. Real npm, real processes, real tsc.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -186,6 +186,22 @@ describe("rt-runtime installed from a registry", { concurrency: true }, () => {
           assert.match(tested.stdout, /^# pass 1$/m);
         }
       });
+
+      if (node.old) {
+        test("rt's own Node runs only from a directory of this user's alone: under another user's cache root, a private one for the run, removed at exit", () => {
+          const cache = path.join(work, `foreign-cache-${Math.random().toString(36).slice(2, 8)}`);
+          mkdirSync(path.join(cache, "rt"), { recursive: true });
+          chownSync(path.join(cache, "rt"), 65534, 65534);
+          const leftovers = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith("rt-node-"));
+          const before = leftovers();
+          const result = run("npx", ["--yes", "rt-runtime", "--version"], project("foreign"), { XDG_CACHE_HOME: cache });
+          ok(result, "rt --version");
+          assert.match(result.stdout, new RegExp(`^\\d+\\.\\d+\\.\\d+ \\(Node\\.js v24\\.\\d+\\.\\d+ at ${tmpdir()}/rt-node-\\w+/v24/node\\)\n$`));
+          assert.match(result.stderr, /rt: warning: cache directory \S+ is owned by uid 65534, not by you .*; rt's own Node\.js is fetched for this run only/);
+          assert.deepEqual(readdirSync(path.join(cache, "rt")), []);
+          assert.deepEqual(leftovers(), before);
+        });
+      }
 
       test("npm i -g rt-runtime into a fresh prefix: rt on PATH runs a .ts file, scripts, the listing, rt secrets --help", () => {
         const prefix = path.join(work, `global-${Math.random().toString(36).slice(2, 8)}`);

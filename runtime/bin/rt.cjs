@@ -5,20 +5,22 @@
 // the APIs rt stands on), on a Node of rt's own (dist/own-node.cjs; nothing is spawned otherwise).
 const [major, minor] = process.versions.node.split(".").map(Number);
 const oldNode = major < 22 || (major === 22 && minor < 15);
-// rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt): V8's code cache for rt's bundle and
-// the modules it loads (enabled before the bundle loads, so the bundle benefits too) and the
-// transpiler cache. Computed from the environment only: os.tmpdir() & co cost a module load.
+// rt's caches live in $XDG_CACHE_HOME/rt (else ~/.cache/rt). V8's code cache for rt's bundle and
+// the modules it loads is enabled before the bundle loads, so the bundle benefits too, but only
+// in a v8/ of this user's alone (as distrust() in src/transpile/cache.ts decides): the CLI makes
+// it so, and checks the rest (src/register/cache-root.ts). Computed from the environment only:
+// os.tmpdir() & co cost a module load.
 const home = process.env.XDG_CACHE_HOME || (process.env.HOME && `${process.env.HOME}/.cache`);
-// Not under /proc or /sys: Node's recursive mkdir (enableCompileCache's too) loops there forever.
-const pseudoFs = home && /^\/+(proc|sys)(\/|$)/.test(home);
-if (pseudoFs) process.stderr.write(`rt: warning: cache directory ${home} is on a pseudo file system; running uncached\n`);
-const cacheRoot = home && !pseudoFs ? `${home}/rt` : undefined;
+const cacheRoot = home ? `${home}/rt` : undefined;
 const args = process.argv.slice(2);
 if (oldNode) require("../dist/own-node.cjs").runOnOwnNode(__filename, args, cacheRoot);
 else start();
 
 function start() {
-  if (cacheRoot) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+  const v8 = cacheRoot && require("node:fs").statSync(`${cacheRoot}/v8`, { throwIfNoEntry: false });
+  if (v8 && (process.getuid === undefined || (v8.uid === process.getuid() && !(v8.mode & 0o022)))) {
+    require("node:module").enableCompileCache(`${cacheRoot}/v8`);
+  }
   // A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
   // program: when one of rt's own flags (those before the first other argument) asks for a
   // debugger, it starts before the CLI loads. The CLI still decides; an unused thread never listens.

@@ -114,7 +114,9 @@ func cachedVersion(key string) string {
 // never read half a file. The last few Nodes are kept.
 func rememberVersion(key, version string) {
 	file := versionCache()
-	if file == "" || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
+	// Private, as bin/rt.cjs makes rt's cache directory (src/register/cache-root.ts). What is read
+	// back is only a version: a wrong one makes the launcher refuse that Node, never runs code.
+	if file == "" || os.MkdirAll(filepath.Dir(file), 0o700) != nil {
 		return
 	}
 	text, _ := os.ReadFile(file)
@@ -125,7 +127,7 @@ func rememberVersion(key, version string) {
 		}
 	}
 	temporary := fmt.Sprintf("%s.%d.tmp", file, os.Getpid())
-	if os.WriteFile(temporary, []byte(strings.Join(lines, "\n")+"\n"), 0o644) == nil {
+	if os.WriteFile(temporary, []byte(strings.Join(lines, "\n")+"\n"), 0o600) == nil {
 		if os.Rename(temporary, file) != nil {
 			os.Remove(temporary)
 		}

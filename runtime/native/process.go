@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -60,8 +61,25 @@ func (f *forwarder) received() syscall.Signal {
 	return f.first
 }
 
+// maxArgumentBytes is Linux's MAX_ARG_STRLEN: the most one exec argument may take, its NUL included.
+const maxArgumentBytes = 128 * 1024
+
+// argumentTooLong is why Linux would refuse l with a bare E2BIG: one argument too long (arguments
+// after a script's name are quoted into its command); the Node CLI's message (src/run/process.ts).
+func argumentTooLong(l launch) string {
+	for i, arg := range l.args {
+		if len(arg) >= maxArgumentBytes {
+			return fmt.Sprintf("cannot start %s: argument %d is %d bytes once quoted, over Linux's limit of %d bytes for one argument: pass that much data in a file or on stdin", l.file, i+1, len(arg), maxArgumentBytes-1)
+		}
+	}
+	return ""
+}
+
 // run starts l (or its fallback) in dir and waits for it; the error is the Node CLI's message.
 func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
+	if problem := argumentTooLong(l); problem != "" {
+		return outcome{}, problem
+	}
 	pid, err := spawn(l, dir, env)
 	if err != nil && l.fallback != nil {
 		fallback, problem := l.fallback()

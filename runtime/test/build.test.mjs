@@ -3,7 +3,7 @@
 // runtime path and the bundle path; the bad inputs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { FIXTURES, REPO, rt, rtLive, tempDir } from "./rt.mjs";
@@ -218,23 +218,27 @@ describe("macros", () => {
     assert.match(bundled.stderr, /macro lookup\(\) returned a Map as the result\.entries, which is not JSON-serialisable/);
   });
 
-  test("cached like any transpiled file, and expanded again when the macro module changes", (t) => {
+  test("expanded at every run, as bun does: a macro sees the environment variable's new value; esbuild's output is still cached", (t) => {
     const dir = tempDir(t);
     const log = path.join(dir, "runs.log");
     writeFileSync(
       path.join(dir, "macros.ts"),
-      `import { appendFileSync } from "node:fs";\nexport function value(): string {\n  appendFileSync(${JSON.stringify(log)}, "run\\n");\n  return "first";\n}\n`,
+      `import { appendFileSync } from "node:fs";\nexport function value(): string {\n  appendFileSync(${JSON.stringify(log)}, "run\\n");\n  return process.env.MACRO_VALUE ?? "unset";\n}\n`,
     );
     writeFileSync(path.join(dir, "app.ts"), 'import { value } from "./macros.ts" with { type: "macro" };\nconsole.log(value());\n');
-    const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
+    const probe = path.join(REPO, "runtime", "test", "probes", "startup.cjs");
+    const run = (value) =>
+      rt(["app.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache"), MACRO_VALUE: value, NODE_OPTIONS: `--require ${probe}` } });
     const runs = () => readFileSync(log, "utf8").split("\n").length - 1;
-    assert.equal(rt(["app.ts"], { cwd: dir, env }).stdout, "first\n");
-    assert.equal(rt(["app.ts"], { cwd: dir, env }).stdout, "first\n");
-    assert.equal(runs(), 1, "the second run took the cached expansion");
-    appendFileSync(path.join(dir, "macros.ts"), "// edited\n");
-    writeFileSync(path.join(dir, "macros.ts"), readFileSync(path.join(dir, "macros.ts"), "utf8").replace('"first"', '"second"'));
-    assert.equal(rt(["app.ts"], { cwd: dir, env }).stdout, "second\n");
-    assert.equal(runs(), 2);
+    assert.equal(run("first").stdout, "first\n");
+    const again = run("first");
+    assert.equal(again.stdout, "first\n");
+    assert.equal(runs(), 2, "the macro ran again");
+    assert.match(again.stderr, /^probe: hooks=true esbuild=false /m, "the same expansion came from the cache");
+    assert.equal(run("second").stdout, "second\n");
+    writeFileSync(path.join(dir, "macros.ts"), readFileSync(path.join(dir, "macros.ts"), "utf8").replace('?? "unset"', '+ "!"'));
+    assert.equal(run("third").stdout, "third!\n");
+    assert.equal(runs(), 4);
   });
 
   test("a warm run of a file that only mentions macros spawns nothing and loads neither esbuild nor child_process", (t) => {

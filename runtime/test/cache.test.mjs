@@ -1,10 +1,17 @@
 // The transpiler cache: content-addressed, never stale, atomic under concurrency, bounded, and
-// a hit never loads esbuild.
+// a hit never loads esbuild. rt's caches are this user's alone (0700/0600, and a directory that
+// another user owns or may write to is not used) and an entry that fails its checks is a miss.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURES, rt, rtAsync, tempDir } from "./rt.mjs";
+import { FIXTURES, RT_BIN, rt, rtAsync, tempDir } from "./rt.mjs";
+
+// A second user for the ownership tests: `nobody`, which needs root to create files as (the
+// tests run as root here and in CI).
+const NOBODY = 65534;
+const asRoot = { skip: process.getuid?.() !== 0 && "needs root, to act as a second user" };
 
 function entries(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -128,4 +135,160 @@ test("an unusable cache runs the program uncached, with one warning line", (t) =
     stdout: "hi esbuild-loaded\n",
     stderr: "rt: warning: cache directory /proc/self/cache is on a pseudo file system; running uncached\n",
   });
+});
+
+const mode = (file) => (statSync(file).mode & 0o777).toString(8);
+
+/** rt with its cache root under `xdg` (the transpiler's in there too), in a shell with umask 000. */
+function rtUmask0(xdg, args, cwd) {
+  const result = spawnSync("/bin/sh", ["-c", 'umask 000; exec "$0" -- "$@"', process.execPath, RT_BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+const defaultCache = { RT_TRANSPILER_CACHE_PATH: undefined };
+
+test("rt's caches are created private whatever the umask: directories 0700, entries 0600", (t) => {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ scripts: { "on-rt": 'node -e "console.log(typeof rt)"' } }));
+  for (let i = 0; i < 2; i++) assert.deepEqual(rtUmask0(xdg, ["probe.ts"], dir), { code: 0, stdout: `hi esbuild-${i ? "not-" : ""}loaded\n`, stderr: "" });
+  assert.equal(rtUmask0(xdg, ["--rt", "--silent", "run", "on-rt"], dir).stdout, "object\n");
+  const root = path.join(xdg, "rt");
+  const [entry] = entries(path.join(root, "transpiler"));
+  const [shim] = readdirSync(path.join(root, "node-shim"));
+  assert.deepEqual(
+    [
+      xdg,
+      root,
+      path.join(root, "v8"),
+      path.join(root, "transpiler"),
+      path.dirname(entry),
+      entry,
+      path.join(root, "node-shim"),
+      path.join(root, "node-shim", shim),
+    ].map(mode),
+    ["700", "700", "700", "700", "700", "600", "700", "700"],
+  );
+  // Node's own files in v8/ are 0600; its directories there follow the umask, reachable through v8/ only.
+  const v8 = readdirSync(path.join(root, "v8"), { recursive: true, withFileTypes: true }).filter((item) => item.isFile());
+  assert.ok(v8.length > 0 && v8.every((item) => mode(path.join(item.parentPath, item.name)) === "600"));
+});
+
+test("a cache directory another user owns, or others may write to, is not used: one warning, then uncached", asRoot, (t) => {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  const root = path.join(xdg, "rt");
+  const advice = (variable) => `running uncached (remove it, or set ${variable} to a directory of your own)\n`;
+  const uncached = (env, warning) => {
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(rt(["probe.ts"], { cwd: dir, env }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: warning });
+    }
+  };
+  // The root (XDG_CACHE_HOME/rt) of another user: nothing read or written there, V8's cache
+  // included (the launcher enables it before the CLI loads, in a v8/ that is the user's alone).
+  const v8 = path.join(root, "v8");
+  mkdirSync(v8, { recursive: true, mode: 0o755 });
+  chownSync(root, NOBODY, NOBODY);
+  chownSync(v8, NOBODY, NOBODY);
+  uncached(
+    { XDG_CACHE_HOME: xdg, ...defaultCache },
+    `rt: warning: cache directory ${root} is owned by uid ${NOBODY}, not by you (uid 0); ${advice("XDG_CACHE_HOME")}`,
+  );
+  assert.deepEqual([readdirSync(root), readdirSync(v8)], [["v8"], []]);
+  rmSync(v8, { recursive: true });
+  // Our own, but anybody may write to it (the sticky bit does not help: others' entries would be theirs).
+  chownSync(root, 0, 0);
+  chmodSync(root, 0o1777);
+  uncached({ XDG_CACHE_HOME: xdg, ...defaultCache }, `rt: warning: cache directory ${root} is writable by others (mode 0777); ${advice("XDG_CACHE_HOME")}`);
+  assert.deepEqual(readdirSync(root), []);
+  // A transpiler cache of another user's at RT_TRANSPILER_CACHE_PATH.
+  const other = path.join(dir, "other");
+  mkdirSync(other, { mode: 0o755 });
+  chownSync(other, NOBODY, NOBODY);
+  uncached(
+    { RT_TRANSPILER_CACHE_PATH: other },
+    `rt: warning: transpiler cache ${other} is owned by uid ${NOBODY}, not by you (uid 0); ${advice("RT_TRANSPILER_CACHE_PATH")}`,
+  );
+  assert.deepEqual(readdirSync(other), []);
+  // One shard of another user's in a cache of our own: its entry is not read (nor any after it).
+  const cache = path.join(dir, "cache");
+  rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } });
+  const shard = path.dirname(entries(cache)[0]);
+  chownSync(shard, NOBODY, NOBODY);
+  uncached(
+    { RT_TRANSPILER_CACHE_PATH: cache },
+    `rt: warning: transpiler cache ${shard} is owned by uid ${NOBODY}, not by you (uid 0); ${advice("RT_TRANSPILER_CACHE_PATH")}`,
+  );
+});
+
+test("as a second user, a cache root that root owns is not used: one warning, then uncached", asRoot, (t) => {
+  const { dir } = project(t);
+  chmodSync(dir, 0o755);
+  const xdg = path.join(dir, "xdg");
+  const root = path.join(xdg, "rt");
+  mkdirSync(root, { recursive: true, mode: 0o777 });
+  chmodSync(xdg, 0o755);
+  chmodSync(root, 0o755);
+  const asNobody = () =>
+    spawnSync("setpriv", [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, "--", RT_BIN, "probe.ts"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: "/nonexistent", XDG_CACHE_HOME: xdg, NO_COLOR: "1" },
+    });
+  for (let i = 0; i < 2; i++) {
+    const run = asNobody();
+    assert.deepEqual(
+      [run.status, run.stdout, run.stderr],
+      [
+        0,
+        "hi esbuild-loaded\n",
+        `rt: warning: cache directory ${root} is owned by uid 0, not by you (uid ${NOBODY}); running uncached (remove it, or set XDG_CACHE_HOME to a directory of your own)\n`,
+      ],
+    );
+  }
+  assert.deepEqual(readdirSync(root), []);
+});
+
+test("an entry that fails its checks (truncated, garbage, edited, another key's) is a miss: transpiled again and rewritten", (t) => {
+  const { dir, cache } = project(t);
+  const env = { RT_TRANSPILER_CACHE_PATH: cache };
+  writeFileSync(path.join(dir, "other.ts"), 'console.log("other");\n');
+  rt(["other.ts"], { cwd: dir, env });
+  const [otherEntry] = entries(cache);
+  assert.equal(rt(["probe.ts"], { cwd: dir, env }).stdout, "hi esbuild-loaded\n");
+  const entry = entries(cache).find((file) => file !== otherEntry);
+  const good = readFileSync(entry);
+  const damage = {
+    truncated: () => truncateSync(entry, Math.floor(good.length / 2)),
+    garbage: () => writeFileSync(entry, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))),
+    "zero-filled": () => writeFileSync(entry, Buffer.alloc(good.length)),
+    "edited, same length": () => writeFileSync(entry, good.toString("latin1").replace("hi", "yo"), "latin1"),
+    "another key's": () => writeFileSync(entry, readFileSync(otherEntry)),
+    empty: () => writeFileSync(entry, ""),
+  };
+  for (const [name, spoil] of Object.entries(damage)) {
+    spoil();
+    assert.deepEqual(rt(["probe.ts"], { cwd: dir, env }), { code: 0, signal: null, stdout: "hi esbuild-loaded\n", stderr: "" }, name);
+    assert.deepEqual(readFileSync(entry), good, `${name}: rewritten`);
+    assert.equal(rt(["probe.ts"], { cwd: dir, env }).stdout, "hi esbuild-not-loaded\n", name);
+  }
+});
+
+test("the --rt node shim of a cache directory that is not the user's alone: a private temporary one instead", asRoot, (t) => {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ scripts: { "on-rt": 'node -e "console.log(typeof rt)"' } }));
+  const shims = path.join(xdg, "rt", "node-shim");
+  mkdirSync(shims, { recursive: true, mode: 0o700 });
+  chownSync(shims, NOBODY, NOBODY);
+  const run = rt(["--rt", "--silent", "run", "on-rt"], { cwd: dir, env: { XDG_CACHE_HOME: xdg } });
+  assert.deepEqual([run.code, run.stdout], [0, "object\n"]);
+  assert.equal(
+    run.stderr,
+    `rt: warning: cache directory ${shims} is owned by uid ${NOBODY}, not by you (uid 0); running uncached (remove it, or set XDG_CACHE_HOME to a directory of your own)\n`,
+  );
+  assert.deepEqual(readdirSync(shims), []);
 });

@@ -16,6 +16,9 @@ const BUDGET = { packed: 450_000, unpacked: 1_800_000 };
 const ALLOWED = [
   /^package\.json$/,
   /^bin\/rt\.cjs$/,
+  /^bin\/rt$/, // what npm links as `rt`: starts rt.cjs, or is replaced by the platform's front (link-front.cjs)
+  /^bin\/link-front\.cjs$/,
+  /^bin\/package\.json$/, // makes the extensionless bin/rt CommonJS
   /^dist\/[a-z-]+\.cjs$/, // not dist/schema.cjs: it only generates schema/ for a test
   /^dist\/inspector-ui\/(app\.js|index\.html|style\.css)$/,
   /^dist\/inspector-protocol\.json$/,

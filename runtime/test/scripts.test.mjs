@@ -109,6 +109,8 @@ describe("the rules shared with the compiled front (script-rules.json)", () => {
     launcher: RT_BIN,
     platform: process.platform,
     arch: process.arch,
+    // 30,000 bytes as rt gets it, 150,000 once quoted for the shell (each ' takes 5 bytes).
+    manyQuotes: "'".repeat(30_000),
   };
   const fill = (text) => text.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
   for (const { rule, cwd, args, env, stdout = "", stderr = "", stderrPattern, ignoreLines, code = 0 } of cases) {
@@ -118,7 +120,7 @@ describe("the rules shared with the compiled front (script-rules.json)", () => {
         symlinkSync(process.execPath, path.join(values.nodeOnlyPath, "node"));
       }
       const filled = env && Object.fromEntries(Object.entries(env).map(([key, value]) => [key, fill(value)]));
-      const result = rt(args, { cwd: path.join(HERE, cwd), env: filled });
+      const result = rt(args.map(fill), { cwd: path.join(HERE, cwd), env: filled });
       const shown = ignoreLines
         ? result.stdout
             .split(/(?<=\n)/)

@@ -1,26 +1,36 @@
 // RT_CONFIG_VERBOSE_FETCH against real local HTTP and HTTPS servers: exact line shapes for
 // curl/true/false, fetch and http.request, redirects, refused and aborted requests, concurrency,
-// and the logged curl command run by real curl.
+// the logged curl command run by real curl, and credentials: a canary in every place a request
+// or its answer carries one never reaches the output, in either mode.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { FIXTURES, rtAsync, skipUnlessCI } from "./rt.mjs";
+import { FIXTURES, rtAsync, skipUnlessCI, tempDir } from "./rt.mjs";
 
 const DIR = path.join(FIXTURES, "diagnostics");
 const TLS = path.join(DIR, "tls");
+/** The credential of test/fixtures/diagnostics/credentials.ts: it must never be printed. */
+const CANARY = "rt-canary-7f3a9c";
 
+/** What the server received on /echo, in order: method, url, headers, body. */
+const received = [];
 function handler(request, response) {
   let body = "";
   request.on("data", (chunk) => (body += chunk));
   request.on("end", () => {
     if (request.url === "/hang") return; // never answers: for aborts
-    if (request.url === "/redirect") {
-      response.writeHead(302, { Location: "/plain", "Content-Length": "0" });
+    if (request.url === "/redirect" || request.url === "/redirect-with-token") {
+      response.writeHead(302, { Location: request.url === "/redirect" ? "/plain" : `/echo?access_token=${CANARY}`, "Content-Length": "0" });
       return response.end();
+    }
+    if (request.url.startsWith("/echo") || request.url.startsWith("http:")) {
+      received.push({ method: request.method, url: request.url, headers: request.headers, body });
+      response.writeHead(200, { "Set-Cookie": `sid=${CANARY}; Path=/; HttpOnly`, "WWW-Authenticate": 'Bearer realm="rt"', "Content-Length": "2" });
+      return response.end("ok");
     }
     const text = JSON.stringify({ method: request.method, url: request.url, got: body });
     response.writeHead(200, { "Content-Type": "application/json", "X-Url": request.url, "Content-Length": String(Buffer.byteLength(text)) });
@@ -41,12 +51,25 @@ after(() => {
   for (const server of [servers.http, servers.https]) server.closeAllConnections?.(), server.close();
 });
 
+/** Runs a command line with sh, without blocking: the servers answer from this process. */
+function shell(command, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], options);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 const base = (kind = "http") => `${kind}://127.0.0.1:${servers[kind].address().port}`;
 
 /** Runs a fixture with verbose fetch set; servers in this process answer while it runs. */
-async function run(file, mode, { kind = "http", env = {} } = {}) {
+async function run(file, mode, { kind = "http", env = {}, cwd = DIR } = {}) {
   const result = await rtAsync([file], {
-    cwd: DIR,
+    cwd,
     env: {
       RT_CONFIG_VERBOSE_FETCH: mode,
       BASE: base(kind),
@@ -112,17 +135,11 @@ describe("fetch()", () => {
     const port = servers.http.address().port;
     assert.equal(
       command,
-      `[fetch] $ curl --http1.1 '<base>/api/items?x=1' -X POST -H 'host: 127.0.0.1:${port}' -H 'connection: keep-alive' -H 'Content-Type: application/json' -H 'X-Custom-Header: it'\\''s here' -H 'accept: */*' -H 'accept-language: *' -H 'sec-fetch-mode: cors' -H 'user-agent: node' -H 'accept-encoding: gzip, deflate' -H 'content-length: ${Buffer.byteLength(postBody)}' --compressed --data-raw '${postBody.replaceAll("'", "'\\''")}'`,
+      `[fetch] $ curl --http1.1 --globoff '<base>/api/items?x=1' -X 'POST' -H 'host: 127.0.0.1:${port}' -H 'connection: keep-alive' -H 'Content-Type: application/json' -H 'X-Custom-Header: it'\\''s here' -H 'accept: */*' -H 'accept-language: *' -H 'sec-fetch-mode: cors' -H 'user-agent: node' -H 'accept-encoding: gzip, deflate' -H 'content-length: ${Buffer.byteLength(postBody)}' --compressed --data-raw '${postBody.replaceAll("'", "'\\''")}'`,
     );
     if (spawnSync("curl", ["--version"]).error) return skipUnlessCI(t, "curl is not installed");
-    const shell = command.slice("[fetch] $ ".length).replace("<base>", base());
-    const curl = await new Promise((resolve) => {
-      const child = spawn("bash", ["-c", `${shell} --silent`]);
-      let out = "";
-      child.stdout.on("data", (chunk) => (out += chunk));
-      child.on("close", (code) => resolve({ code, out }));
-    });
-    assert.deepEqual(curl, { code: 0, out: postAnswer });
+    const curl = await shell(`${command.slice("[fetch] $ ".length).replace("<base>", base())} --silent`);
+    assert.deepEqual([curl.code, curl.stdout], [0, postAnswer], curl.stderr);
   });
 
   test("false, 0 and unset log nothing", async () => {
@@ -206,7 +223,7 @@ describe("the http and https client modules", () => {
       assert.equal(result.stdout, `200 ${answer}\n`);
       const port = servers[kind].address().port;
       assert.deepEqual(result.lines, [
-        `[fetch] $ curl --http1.1 '<base>/module' -H 'X-From: http-module' -H 'Host: 127.0.0.1:${port}' -H 'Connection: keep-alive'`,
+        `[fetch] $ curl --http1.1 --globoff '<base>/module' -H 'X-From: http-module' -H 'Host: 127.0.0.1:${port}' -H 'Connection: keep-alive'`,
         "[fetch] > HTTP/1.1 GET <base>/module",
         "[fetch] > X-From: http-module",
         `[fetch] > Host: 127.0.0.1:${port}`,
@@ -221,5 +238,151 @@ describe("the http and https client modules", () => {
     const result = await run("http-refused.ts", "true");
     assert.equal(result.stdout, "failed ECONNREFUSED\n");
     assert.equal(result.lines.at(-1), `[fetch] < error: connect ECONNREFUSED 127.0.0.1:${servers.refusedPort}`);
+  });
+});
+
+describe("credentials never reach the log", () => {
+  const canaryForms = [CANARY, ...["user", "proxy-user"].map((user) => Buffer.from(`${user}:${CANARY}`).toString("base64"))];
+  const assertNoCanary = (result, what) => {
+    for (const form of canaryForms) assert.ok(!`${result.stdout}${result.stderr}`.includes(form), `${what}: ${form} appears in the output:\n${result.stderr}`);
+  };
+  const query = [
+    "token",
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "api_key",
+    "apikey",
+    "key",
+    "secret",
+    "client_secret",
+    "password",
+    "sig",
+    "signature",
+    "X-Amz-Credential",
+    "X-Amz-Signature",
+  ];
+  const redactedQuery = `page=2&${query.map((name) => `${name}=[REDACTED]`).join("&")}`;
+
+  for (const mode of ["true", "curl"]) {
+    test(`${mode}: headers, query, bodies, Set-Cookie, Location, http.get auth and userinfo are redacted; the rest is logged`, async () => {
+      const result = await run("credentials.ts", mode, { env: { CANARY } });
+      assert.deepEqual([result.stdout, result.code], ["200,200,200,200,200,200,200,200\n", 0], result.stderr);
+      assertNoCanary(result, mode);
+      const lines = new Set(result.lines);
+      for (const line of [
+        `[fetch] > HTTP/1.1 GET <base>/echo?${redactedQuery}`,
+        "[fetch] > Authorization: Bearer [REDACTED]",
+        "[fetch] > Cookie: session=[REDACTED]; theme=[REDACTED]",
+        "[fetch] > X-Api-Key: [REDACTED]",
+        "[fetch] > X-Auth-Token: [REDACTED]",
+        "[fetch] > Private-Token: [REDACTED]",
+        "[fetch] > X-Custom: visible",
+        "[fetch] < Set-Cookie: sid=[REDACTED]; Path=/; HttpOnly",
+        '[fetch] < WWW-Authenticate: Bearer realm="rt"',
+        "[fetch] > Authorization: Basic [REDACTED]",
+        "[fetch] > Proxy-Authorization: Basic [REDACTED]",
+        "[fetch] < Location: /echo?access_token=[REDACTED]",
+        "[fetch] > HTTP/1.1 GET <base>/echo?access_token=[REDACTED]",
+        "[fetch] > HTTP/1.1 GET <base>/echo?token=[REDACTED]",
+        "[fetch] > HTTP/1.1 GET http://[REDACTED]@example.test/echo?access_token=[REDACTED]",
+        "[fetch] > HTTP/1.1 POST <base>/echo",
+        "[fetch] > content-type: application/x-www-form-urlencoded;charset=UTF-8",
+      ]) {
+        assert.ok(lines.has(line), `missing ${JSON.stringify(line)} in\n${result.stderr}`);
+      }
+      if (mode === "true") return;
+      const curls = result.lines.filter((line) => line.startsWith("[fetch] $ curl "));
+      assert.equal(curls.length, 9);
+      assert.ok(curls[1].endsWith(" --data-raw 'grant_type=refresh_token&refresh_token=[REDACTED]&client_secret=[REDACTED]'"), curls[1]);
+      assert.ok(curls[2].endsWith(` --data-raw '{"user":"u","password":"[REDACTED]","nested":{"apiKey":"[REDACTED]","n":1}}'`), curls[2]);
+    });
+
+    test(`${mode}: rt's own registry requests (an .npmrc _authToken) are redacted`, async (t) => {
+      const dir = tempDir(t, "rt-verbose-install-");
+      const registry = `${base()}/registry/`;
+      writeFileSync(path.join(dir, ".npmrc"), `registry=${registry}\n${registry.replace(/^http:/, "")}:_authToken=${CANARY}\n`);
+      writeFileSync(path.join(dir, "main.ts"), 'import greet from "rt-canary-package";\nconsole.log(greet);\n');
+      const result = await run("main.ts", mode, {
+        cwd: dir,
+        env: {
+          npm_config_userconfig: path.join(dir, "no-user-npmrc"),
+          npm_config_registry: "",
+          npm_config_fetch_retries: "0",
+          XDG_CACHE_HOME: path.join(dir, "cache"),
+        },
+      });
+      assert.equal(result.code, 1);
+      assertNoCanary(result, mode);
+      assert.ok(result.lines.includes("[fetch] > HTTP/1.1 GET <base>/registry/rt-canary-package"), result.stderr);
+      assert.ok(result.lines.includes("[fetch] > authorization: Bearer [REDACTED]"), result.stderr);
+    });
+  }
+
+  test("curl: with the credentials put back, real curl sends what the program sent", async (t) => {
+    if (spawnSync("curl", ["--version"]).error) return skipUnlessCI(t, "curl is not installed");
+    received.length = 0;
+    const result = await run("credentials.ts", "curl", { env: { CANARY } });
+    const sent = received.splice(0);
+    // The first three: a GET with credential headers and query, a form POST, a JSON POST.
+    const curls = result.lines.filter((line) => line.startsWith("[fetch] $ ")).slice(0, 3);
+    for (const [i, line] of curls.entries()) {
+      const command = line.slice("[fetch] $ ".length).replace("<base>", base()).replaceAll("[REDACTED]", CANARY);
+      const curl = await shell(`${command} --silent`);
+      assert.deepEqual([curl.code, curl.stdout], [0, "ok"], curl.stderr);
+      const again = received.splice(0);
+      assert.deepEqual(again, [sent[i]], command);
+    }
+  });
+
+  test("curl: the method, URL, headers and body are shell-quoted; pasted into sh, nothing in them runs", async (t) => {
+    const dir = tempDir(t, "rt-verbose-paste-");
+    const result = await run("fetch-hostile.ts", "curl");
+    const line = result.lines.find((line) => line.startsWith("[fetch] $ curl "));
+    assert.ok(line, result.stderr);
+    // A curl that records its arguments, first on PATH.
+    const argvFile = path.join(dir, "argv");
+    writeFileSync(path.join(dir, "curl"), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+    chmodSync(path.join(dir, "curl"), 0o755);
+    const pasted = await shell(line.slice("[fetch] $ ".length).replace("<base>", base()), {
+      cwd: dir,
+      env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+    });
+    assert.equal(pasted.code, 0, pasted.stderr);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.startsWith(".pwned")),
+      [],
+    );
+    assert.deepEqual(readFileSync(argvFile, "utf8").split("\n").slice(0, -1), [
+      "--http1.1",
+      "--globoff",
+      `${base()}/x'$(touch$IFS.pwned-url)'`,
+      "-X",
+      "X`touch$IFS.pwned-method`",
+      "-H",
+      `host: 127.0.0.1:${servers.http.address().port}`,
+      "-H",
+      "connection: keep-alive",
+      "-H",
+      "Content-Type: text/plain",
+      "-H",
+      "X-Note: it'$(touch .pwned-header)'",
+      "-H",
+      "accept: */*",
+      "-H",
+      "accept-language: *",
+      "-H",
+      "sec-fetch-mode: cors",
+      "-H",
+      "user-agent: node",
+      "-H",
+      "accept-encoding: gzip, deflate",
+      "-H",
+      "content-length: 43",
+      "--compressed",
+      "--data-raw",
+      "a'$(touch .pwned-body)'`touch .pwned-body2`",
+    ]);
+    assert.equal(existsSync(path.join(DIR, ".pwned-method")), false);
   });
 });

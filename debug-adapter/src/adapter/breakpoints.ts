@@ -42,6 +42,12 @@ export class Breakpoints {
   private nextId = 1;
   private readonly byFile = new Map<string, UserBreakpoint[]>();
   private readonly byV8Id = new Map<string, UserBreakpoint>();
+  /**
+   * set, reconnect and scriptLoaded take turns: a client's setBreakpoints may arrive while a new
+   * connection or a parsed script is being given its breakpoints, and must not leave a copy of a
+   * breakpoint it replaced in V8 (a stop nobody asked for).
+   */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sources: Sources,
@@ -49,15 +55,15 @@ export class Breakpoints {
   ) {}
 
   /** Replaces the breakpoints of `file`; sets them in the program when connected. */
-  async set(file: string, requested: readonly DebugProtocol.SourceBreakpoint[], cdp: CdpSession | undefined): Promise<UserBreakpoint[]> {
-    const key = normalise(file);
-    for (const old of this.byFile.get(key) ?? []) await this.remove(old, cdp);
-    const created = requested.map((spec) => this.create(file, spec));
-    this.byFile.set(key, created);
-    if (cdp) {
-      await Promise.all(created.map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
-    }
-    return created;
+  set(file: string, requested: readonly DebugProtocol.SourceBreakpoint[], cdp: CdpSession | undefined): Promise<UserBreakpoint[]> {
+    return this.inTurn(async () => {
+      const key = normalise(file);
+      for (const old of this.byFile.get(key) ?? []) await this.remove(old, cdp);
+      const created = requested.map((spec) => this.create(file, spec));
+      this.byFile.set(key, created);
+      if (cdp) await Promise.all(created.map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
+      return created;
+    });
   }
 
   all(): UserBreakpoint[] {
@@ -65,23 +71,27 @@ export class Breakpoints {
   }
 
   /** A new connection (a restarted program): every breakpoint is set afresh. */
-  async reconnect(cdp: CdpSession): Promise<void> {
-    this.byV8Id.clear();
-    for (const breakpoint of this.all()) {
-      breakpoint.v8Ids.clear();
-      breakpoint.scripts.clear();
-      breakpoint.hits = 0;
-    }
-    await Promise.all(this.all().map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
+  reconnect(cdp: CdpSession): Promise<void> {
+    return this.inTurn(async () => {
+      this.byV8Id.clear();
+      for (const breakpoint of this.all()) {
+        breakpoint.v8Ids.clear();
+        breakpoint.scripts.clear();
+        breakpoint.hits = 0;
+      }
+      await Promise.all(this.all().map((breakpoint) => this.applyEverywhere(breakpoint, cdp)));
+    });
   }
 
   /** Sets the breakpoints of the files `script` was compiled from; resolves when they are set. */
-  async scriptLoaded(script: Script, cdp: CdpSession): Promise<void> {
-    const work: Promise<void>[] = [];
-    for (const source of script.sources) {
-      for (const breakpoint of this.byFile.get(normalise(source)) ?? []) work.push(this.apply(breakpoint, script, cdp));
-    }
-    await Promise.all(work);
+  scriptLoaded(script: Script, cdp: CdpSession): Promise<void> {
+    return this.inTurn(async () => {
+      const work: Promise<void>[] = [];
+      for (const source of script.sources) {
+        for (const breakpoint of this.byFile.get(normalise(source)) ?? []) work.push(this.apply(breakpoint, script, cdp));
+      }
+      await Promise.all(work);
+    });
   }
 
   /** The breakpoints a pause hit, with their hit counts advanced; `shouldStop` tells whether any counts. */
@@ -129,6 +139,12 @@ export class Breakpoints {
       source: { name: path.basename(breakpoint.file), path: breakpoint.file },
       ...(breakpoint.message ? { message: breakpoint.message } : {}),
     };
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => {});
+    return result;
   }
 
   private create(file: string, spec: DebugProtocol.SourceBreakpoint): UserBreakpoint {

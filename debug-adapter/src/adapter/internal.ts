@@ -20,7 +20,7 @@ export function isInternal(url: string): boolean {
   return isRtBundle(path.dirname(file));
 }
 
-/** rt's bundle lives in the `dist` (or `bin`) folder of the package named "rt". */
+/** rt's bundle lives in the `dist` (or `bin`) folder of the package named "rt-runtime". */
 function isRtBundle(directory: string): boolean {
   const known = rtDirectories.get(directory);
   if (known !== undefined) return known;
@@ -29,7 +29,7 @@ function isRtBundle(directory: string): boolean {
   if (name === "dist" || name === "bin") {
     const manifest = path.join(directory, "..", "package.json");
     try {
-      answer = existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "rt";
+      answer = existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "rt-runtime";
     } catch {
       answer = false;
     }

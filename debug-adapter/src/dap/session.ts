@@ -1,7 +1,7 @@
 // The Debug Adapter Protocol side: DAP requests in, answers and events out, each request with a
 // bounded time and an error answer the user can act on. Usable inline (the extension wraps it in
 // a DebugAdapterInlineImplementation) and over stdio (main.ts).
-import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, TerminatedEvent, ThreadEvent } from "@vscode/debugadapter";
+import { DebugSession, ExitedEvent, InitializedEvent, OutputEvent, Response, TerminatedEvent, ThreadEvent } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { WorkerInfo } from "../cdp/connection.js";
 import type { WorkerSession } from "../cdp/worker.js";
@@ -15,6 +15,7 @@ import type { Announcement, LaunchPlan } from "../targets/launch.js";
 import type { DebugTarget, MainConnection, TargetEvents } from "../targets/target.js";
 import { followWorkers } from "../targets/workers.js";
 import { withTimeout } from "../timeout.js";
+import { argumentsProblem } from "./arguments.js";
 
 export interface RtDebugSessionOptions {
   /** The rt used when a launch configuration names none (default: `rt` on PATH). */
@@ -52,6 +53,21 @@ export class RtDebugSession extends DebugSession {
   }
 
   // --- setup -------------------------------------------------------------------------------
+
+  /** Every request: arguments checked first (an error answer naming the field), DAP's defaults applied. */
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    const problem = argumentsProblem(request);
+    if (problem) return this.refuse(new Response(request), problem);
+    // pathFormat is optional, "path" by default (the library refuses a request without it).
+    if (request.command === "initialize") request.arguments = { pathFormat: "path", ...request.arguments };
+    super.dispatchRequest(request);
+  }
+
+  /** A message the client sent that is not DAP (see framing.ts): said once, and the session goes on. */
+  protocolError(problem: string): void {
+    process.stderr.write(`rt-debug-adapter: ${problem}\n`);
+    this.sendEvent(new OutputEvent(`rt debug adapter: ${problem}\n`, "console"));
+  }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
     this.startsChildSessions = args.supportsStartDebuggingRequest === true;
@@ -234,15 +250,29 @@ export class RtDebugSession extends DebugSession {
     await this.startTarget(new AttachedProgram(args, this.targetEvents()));
   }
 
-  /** Starts the target; the program runs once the client has set its breakpoints (configurationDone). */
+  /**
+   * Starts the target and answers: the program waits, and runs once the client has set its
+   * breakpoints (configurationDone). Not awaited here: a client may wait for launch's answer
+   * before it sends its breakpoints, as DAP allows.
+   */
   private async startTarget(target: DebugTarget): Promise<void> {
     this.target = target;
     this.terminatedSent = false;
     await target.start();
     // (Nothing to wait for without a debugger: noDebug.)
-    if (!this.debuggee.connected) return;
-    await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).catch(() => {});
-    await this.debuggee.run();
+    if (this.debuggee.connected) void this.runWhenConfigured();
+  }
+
+  private async runWhenConfigured(): Promise<void> {
+    const configured = await withTimeout(this.configured, CONFIGURATION_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
+    if (!configured)
+      this.sendEvent(
+        new OutputEvent(`rt: no configurationDone within ${CONFIGURATION_TIMEOUT_MS / 1000} s: the program runs with the breakpoints set so far\n`, "console"),
+      );
+    await this.debuggee.run().catch(() => {});
   }
 
   private targetEvents(): TargetEvents {
@@ -375,11 +405,13 @@ export class RtDebugSession extends DebugSession {
         if (body) response.body = body;
         this.sendResponse(response);
       },
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        this.sendErrorResponse(response, { id: ERROR_ID, format: message.replace(/[{}]/g, (brace) => (brace === "{" ? "(" : ")")), showUser: true });
-      },
+      (error: unknown) => this.refuse(response, error instanceof Error ? error.message : String(error)),
     );
+  }
+
+  private refuse(response: DebugProtocol.Response, message: string): void {
+    // As a variable: the library reads {name} in an error's format as one.
+    this.sendErrorResponse(response, { id: ERROR_ID, format: "{_message}", variables: { _message: message }, showUser: true });
   }
 
   override shutdown(): void {

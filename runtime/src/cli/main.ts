@@ -16,6 +16,7 @@ import { applyStartupOptions } from "../process/startup-options.js";
 import { runningNode } from "../launcher/node-version.js";
 import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
+import { openCacheRoot } from "../register/cache-root.js";
 import type { Invocation } from "../register/prepare.js";
 import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "../flags/parse.js";
 
@@ -25,8 +26,8 @@ declare const RT_VERSION: string;
 export { registerLoader } from "../register/index.js";
 
 /**
- * Called by the launcher (bin/rt.cjs) with rt's arguments, the directory for its caches and the
- * inspector's server thread if the launcher started it already.
+ * Called by the launcher (bin/rt.cjs) with rt's arguments, the directory for its caches (used
+ * once checked: openCacheRoot) and the inspector's server thread if the launcher started it already.
  */
 export function main(argv: readonly string[], cacheRoot: string | undefined, inspectorThread?: Worker): void {
   // Not awaited: an awaiting caller would appear in the async stack trace of every user error.
@@ -44,7 +45,7 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
       if (applyStartupOptions(values, argv)) return;
       if (inspectorFlag(values)) bootInspectorThread(inspectorThread);
       loadEnvFiles(values);
-      running = dispatch({ ...parsed, values }, cacheRoot);
+      running = dispatch({ ...parsed, values }, openCacheRoot(cacheRoot, process.env));
     }
   } catch (error) {
     running = Promise.reject(error);

@@ -15,6 +15,7 @@ import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
 import { internalUrls, refusal, requestPath, serveHttp, type DebugTarget } from "./http.js";
+import { INTERNAL_URLS_METHOD } from "./rt-methods.js";
 import { STATE, type InspectorSettings } from "./shared.js";
 import { isCommonJsWrapperStop, isHoldingStop } from "./stop-policy.js";
 
@@ -231,6 +232,42 @@ class CommonJsWrapperStops {
   }
 }
 
+/**
+ * rt's own worker threads (the secrets store, the installer, this server) are not the program's.
+ * A client that follows workers (NodeWorker.enable with waitForDebuggerOnStart, as debug adapters
+ * do) would hold each at its start, and rt.secrets or auto-install would wait for nothing: the
+ * bridge lets each one run (Runtime.runIfWaitingForDebugger in the worker's own session), detaches
+ * and shows the client none of it, so no debugger lists, pauses or steps into them.
+ */
+class InternalWorkers {
+  private readonly sessions = new Set<string>();
+
+  constructor(private readonly post: Post) {}
+
+  /** Whether the client should not see this notification. */
+  hides(message: { method: string; params?: any }): boolean {
+    const params = message.params;
+    switch (message.method) {
+      case "NodeWorker.attachedToWorker": {
+        if (!isInternal(params.workerInfo.url)) return false;
+        const { sessionId } = params;
+        this.sessions.add(sessionId);
+        // Sent before the detach, in order: the worker runs before its session goes.
+        if (params.waitingForDebugger)
+          void this.post("NodeWorker.sendMessageToWorker", { sessionId, message: JSON.stringify({ id: 1, method: "Runtime.runIfWaitingForDebugger" }) });
+        void this.post("NodeWorker.detach", { sessionId });
+        return true;
+      }
+      case "NodeWorker.receivedMessageFromWorker":
+        return this.sessions.has(params.sessionId);
+      case "NodeWorker.detachedFromWorker":
+        return this.sessions.delete(params.sessionId);
+      default:
+        return false;
+    }
+  }
+}
+
 function bridge(client: WebSocket): void {
   const session = newSession();
   session.connectToMainThread();
@@ -244,6 +281,7 @@ function bridge(client: WebSocket): void {
   };
   let entryBreak: EntryBreak | undefined;
   const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
+  const internalWorkers = new InternalWorkers(post);
   Atomics.add(state, STATE.clients, 1);
   const ending = new ProgramEnd(post);
   const internalFrames = new InternalFrames();
@@ -259,6 +297,7 @@ function bridge(client: WebSocket): void {
     ending.observe(notification);
     internalFrames.observe(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
+    if (internalWorkers.hides(notification)) return;
     if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(internalFrames.strip(notification));
   });
   const toldOfEnd = () => void ending.notice().then((notice) => notice && reply(notice));
@@ -282,6 +321,8 @@ function bridge(client: WebSocket): void {
         error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" },
       });
     }
+    // Only a session (whose holder can run code here anyway) learns where rt is installed.
+    if (method === INTERNAL_URLS_METHOD) return reply({ id: messageId, result: { prefixes: internalPrefixes() } });
     if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
     if (method === "Runtime.runIfWaitingForDebugger") {
       // Releases a program started with --inspect-wait / --inspect-brk (armed first).
@@ -404,9 +445,13 @@ interface Frame {
   location?: { scriptId: string };
 }
 
-let internalPrefixes: readonly string[] | undefined;
+let internal: readonly string[] | undefined;
+
+function internalPrefixes(): readonly string[] {
+  internal ??= internalUrls(path.dirname(data.uiDirectory));
+  return internal;
+}
 
 function isInternal(url: string): boolean {
-  internalPrefixes ??= internalUrls(path.dirname(data.uiDirectory));
-  return url !== "" && internalPrefixes.some((prefix) => url.startsWith(prefix));
+  return url !== "" && internalPrefixes().some((prefix) => url.startsWith(prefix));
 }

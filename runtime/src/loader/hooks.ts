@@ -311,7 +311,7 @@ export class ModuleLoader {
       context,
       plan.imports.map((entry) => resolveMacroModule(entry.specifier, file, this.settings.resolver)),
     );
-    return { key: prepared.key, expand: () => expandMacrosSync(prepared, context) };
+    return { expand: () => expandMacrosSync(prepared, context) };
   }
 }
 

@@ -2,13 +2,11 @@
 // file, check them (--no-macros, node_modules), run the calls in the macro runner process and put
 // each result where its call was. The import statements go: macro modules never reach the output.
 // Lines are kept (removed text leaves its newlines), so source maps still point at the right lines.
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { FLAGS } from "../flags/table.js";
 import { flagValue, setFlagValue, type FlagValues } from "../flags/parse.js";
 import { ProgramError } from "../errors.js";
 import { readPackageJson } from "../loader/resolve.js";
-import { hashBytes } from "../transpile/hash.js";
 import type { MacroRequest, MacroResponse } from "./protocol.js";
 import { errorAt, type MacroPlan } from "./scan.js";
 
@@ -24,8 +22,6 @@ export interface PreparedMacros {
   readonly plan: MacroPlan;
   /** Absolute paths of the macro modules, by import. */
   readonly modules: readonly string[];
-  /** The macro modules' paths and contents: part of the transpiler cache key. */
-  readonly key: string;
 }
 
 /**
@@ -69,8 +65,7 @@ export function checkMacros(plan: MacroPlan, context: MacroContext, modules: rea
     }
     return module;
   });
-  const key = checked.map((module) => `${module}\0${hashBytes(readFileSync(module), "")}`).join("\0");
-  return { plan, modules: checked, key };
+  return { plan, modules: checked };
 }
 
 /** Runs the macros in the runner process and returns the expanded source (synchronously: the module loader's hooks are). */

@@ -1,10 +1,11 @@
 // dist/register.cjs, the module behind `node --import rt-runtime/register` and the `--require` rt puts in
 // NODE_OPTIONS for the processes and threads a program starts. It decides before loading rt's
 // CLI bundle, so a process that is rt's own, or a thread some library started, pays ~nothing.
-import { enableCompileCache, registerHooks } from "node:module";
+import { registerHooks } from "node:module";
 import { realpathSync } from "node:fs";
 import * as path from "node:path";
 import { MIN_NODE } from "../launcher/node-version.js";
+import { cacheRootOf, openCacheRoot } from "./cache-root.js";
 import { LOADER_VARIABLE, THREAD_VARIABLE } from "./variables.js";
 
 // Worker threads have no process.chdir of their own (Node puts a function marked `disabled`
@@ -40,9 +41,7 @@ function wanted(): boolean {
 
 if (wanted()) {
   // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
-  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, ".cache"));
-  const cacheRoot = home ? path.join(home, "rt") : undefined;
-  if (cacheRoot) enableCompileCache(path.join(cacheRoot, "v8"));
+  const cacheRoot = openCacheRoot(cacheRootOf(process.env), process.env);
   // The CLI bundle re-exports index.ts's registerLoader: typed from here, as the CLI stands on register/.
   (require(path.join(__dirname, "cli.cjs")) as typeof import("./index.js")).registerLoader(inWorker, cacheRoot);
 }

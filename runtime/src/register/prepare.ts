@@ -25,7 +25,7 @@ import type { FlagValues } from "../flags/parse.js";
 export interface Invocation {
   readonly values: FlagValues;
   readonly args: readonly string[];
-  /** `$XDG_CACHE_HOME/rt` or `~/.cache/rt`, chosen by the launcher; undefined without a home. */
+  /** `$XDG_CACHE_HOME/rt` or `~/.cache/rt`, checked by openCacheRoot; undefined without a home or when it is not the user's alone. */
   readonly cacheRoot: string | undefined;
 }
 

@@ -3,8 +3,9 @@
 // tools read (npm_lifecycle_event, npm_package_name, npm_config_user_agent, ...) and INIT_CWD.
 // With --rt, a `node` shim that starts rt comes first on PATH, so `node x.ts` and binaries with
 // a `#!/usr/bin/env node` shebang run on rt.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { privateDirectory, untrustedWarning } from "../transpile/cache.js";
 import { hashBytes } from "../transpile/hash.js";
 import type { Manifest } from "./manifest.js";
 import { onWindows, pathKey } from "./target.js";
@@ -72,21 +73,36 @@ export function nodeShim(execPath: string, launcher: string, system: path.Platfo
 /**
  * The directory of a `node` executable that runs rt on this Node with this rt, created on first
  * use under rt's cache directory (named by the two paths, so different installs never clash).
+ * Without a cache directory of this user's alone, a private temporary one, removed at exit: a
+ * shim elsewhere in /tmp could be anybody's.
  */
 export function nodeShimDir(cacheRoot: string | undefined): string {
   // dist/node-shim.cjs (beside this bundle): rt's CLI, or Node with rt's loader for Node's own flags.
   const [name, text] = nodeShim(process.execPath, path.join(__dirname, "node-shim.cjs"));
-  const dir = path.join(
-    cacheRoot ?? path.join((require("node:os") as typeof import("node:os")).tmpdir(), "rt"),
-    "node-shim",
-    hashBytes(Buffer.from(text), "node-shim"),
-  );
+  if (cacheRoot) {
+    const shims = path.join(cacheRoot, "node-shim");
+    const dir = path.join(shims, hashBytes(Buffer.from(text), "node-shim"));
+    try {
+      // Each level: whoever owns node-shim/ could swap the directory under it.
+      const problem = privateDirectory(shims) ?? privateDirectory(dir);
+      if (problem === undefined) return writeShim(dir, name, text);
+      process.stderr.write(untrustedWarning("cache directory", problem, "XDG_CACHE_HOME"));
+    } catch {
+      // not writable (a read-only or full disk): a temporary shim does as well
+    }
+  }
+  const os = require("node:os") as typeof import("node:os");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rt-node-shim-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return writeShim(dir, name, text);
+}
+
+function writeShim(dir: string, name: string, text: string): string {
   const file = path.join(dir, name);
   if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
     // Written under a unique name and renamed: concurrent rt processes never see half a file.
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, text, { mode: 0o755 });
+    writeFileSync(temporary, text, { mode: 0o700 });
     renameSync(temporary, file);
   }
   return dir;

@@ -48,7 +48,28 @@ export function exitCodeOfSignal(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
 }
 
+/** Linux's MAX_ARG_STRLEN: the most one argument of an exec may take, its final NUL included. */
+const MAX_ARGUMENT_BYTES = 128 * 1024;
+
+/**
+ * Why Linux would refuse to start `launch` with a bare E2BIG: one argument too long. Arguments
+ * after a script's name are quoted into its command (`'` takes 5 bytes then), so they can pass
+ * the limit although each reached rt under it. The compiled front says the same (process.go).
+ */
+function argumentTooLong({ file, args }: Launch): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  for (const [index, arg] of args.entries()) {
+    const bytes = Buffer.byteLength(arg);
+    if (bytes >= MAX_ARGUMENT_BYTES) {
+      return `cannot start ${file}: argument ${index + 1} is ${bytes} bytes once quoted, over Linux's limit of ${MAX_ARGUMENT_BYTES - 1} bytes for one argument: pass that much data in a file or on stdin`;
+    }
+  }
+  return undefined;
+}
+
 export function startChild(launch: Launch, { cwd, env, pipe }: StartOptions): ChildRun {
+  const tooLong = argumentTooLong(launch);
+  if (tooLong) throw new ProgramError(tooLong, "ERR_SPAWN");
   // Required here, not imported: the CLI bundle loads its imports at every start (~4 ms for this one).
   const { spawn } = require("node:child_process") as typeof import("node:child_process");
   // Listening before the child exists: a signal that comes while it starts is not lost.

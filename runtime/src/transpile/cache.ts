@@ -1,10 +1,17 @@
-// Content-addressed on-disk cache of transpiled modules. The key covers the source, rt's
-// version and every output-changing option, so entries never go stale; writes are atomic
-// (temp file + rename) so concurrent rt processes can share one directory. A cache that cannot
-// be written (a file where a directory should be, /proc, a full or read-only disk) only costs
-// speed: one warning, then the process runs uncached.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+// Content-addressed on-disk caches: the transpiler's here, and the rules every cache under rt's
+// cache root follows (DiskCache, privateDirectory).
+// - Only this user may change what rt will run: directories are created 0700 and entries 0600
+//   whatever the umask, and a directory that another user owns or may write to is not used (one
+//   warning, then the process runs uncached), as pip does. Otherwise a user who creates the cache
+//   directory first (HOME=/tmp in a service, a shared XDG_CACHE_HOME) could plant code.
+// - An entry is checked before use: a header with its length and a checksum seeded with its key,
+//   so a truncated, garbled or misplaced entry is a miss (transpiled again and rewritten).
+// - Writes are atomic (temp file + rename) so concurrent rt processes can share one directory. A
+//   cache that cannot be written (a file where a directory should be, /proc, a full or read-only
+//   disk) only costs speed: one warning, then the process runs uncached.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { hashBytes } from "./hash.js";
 
 export type ModuleFormat = "module" | "commonjs";
 
@@ -18,63 +25,95 @@ export const CACHE_MAX_BYTES_ENV = "RT_TRANSPILER_CACHE_MAX_BYTES";
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const PRUNE_MARKER = ".last-prune";
+// An entry's header, `<checksum: 16 hex digits> <length: 18 digits>\n`: 36 bytes, a multiple of 4,
+// so the text after it can be hashed in place (see hashBytes).
+const HEADER_BYTES = 36;
 
-export class TranspileCache {
+/**
+ * Why another user could change what is in `dir` (someone else owns it, or others may write to
+ * it), or undefined when only this user (and root) can. Windows has ACLs, not these modes: no check.
+ */
+function distrust(dir: string, stats: Stats): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  if (stats.uid !== uid) return `${dir} is owned by uid ${stats.uid}, not by you (uid ${uid})`;
+  if (stats.mode & 0o022) return `${dir} is writable by others (mode ${(stats.mode & 0o777).toString(8).padStart(4, "0")})`;
+  return undefined;
+}
+
+/** The warning for a directory that is not this user's alone; `variable` names another place. */
+export function untrustedWarning(what: string, problem: string, variable: string): string {
+  return `rt: warning: ${what} ${problem}; running uncached (remove it, or set ${variable} to a directory of your own)\n`;
+}
+
+/**
+ * Creates `dir` and its missing parents 0700, whatever the umask. Returns why it cannot be
+ * trusted (see distrust) when it is not this user's alone; throws when it cannot be created.
+ */
+export function privateDirectory(dir: string): string | undefined {
+  const stats = statSync(dir, { throwIfNoEntry: false });
+  if (stats) return distrust(dir, stats);
+  makeDirectory(dir);
+  // Another process may have created it between the two calls.
+  return distrust(dir, statSync(dir));
+}
+
+/**
+ * Entries keyed by a hash, in shards `<dir>/<first two digits>/<rest>`: checked on read (length,
+ * checksum, the directories' owner and modes), written atomically 0600, pruned to a size bound.
+ * `name` and `variable` (which names its directory, 0 turning it off) make its warnings.
+ */
+export class DiskCache {
   private wrote = false;
-  /** Set after the first failed write: no more attempts (and no more warnings) in this process. */
+  /** Set when a directory is not this user's alone or a write failed: no more reads, writes or warnings in this process. */
   private unusable = false;
+  /** The cache's directory and shards found private to this user (or created so). */
+  private readonly trusted = new Set<string>();
 
   constructor(
     readonly dir: string,
     private readonly maxBytes: number,
+    private readonly name: string,
+    private readonly variable: string,
   ) {}
 
-  /**
-   * The cache at `RT_TRANSPILER_CACHE_PATH`, else `<cacheRoot>/transpiler`; undefined when the
-   * variable is "" or "0" (disabled) or there is no place for it.
-   */
-  static fromEnvironment(env: NodeJS.ProcessEnv, cacheRoot: string | undefined): TranspileCache | undefined {
-    const configured = env[CACHE_DIR_ENV];
-    if (configured === "" || configured === "0") return undefined;
-    const dir = configured ?? (cacheRoot && path.join(cacheRoot, "transpiler"));
-    if (!dir) return undefined;
-    const max = Number(env[CACHE_MAX_BYTES_ENV]);
-    return new TranspileCache(path.resolve(dir), Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES);
-  }
-
-  get(key: string): CachedModule | undefined {
-    let text: string;
+  /** The text stored under `key`, or undefined (a miss) when there is none or it fails its checks. */
+  read(key: string): string | undefined {
+    const file = this.entryPath(key);
+    if (!this.present(this.dir) || !this.present(path.dirname(file))) return undefined;
+    let bytes: Buffer;
     try {
-      text = readFileSync(this.entryPath(key), "utf8");
+      bytes = readFileSync(file);
     } catch {
       return undefined;
     }
-    const newline = text.indexOf("\n");
-    const format = text.slice(0, newline);
-    if (format !== "module" && format !== "commonjs") return undefined;
-    return { format, code: text.slice(newline + 1) };
+    const [checksum, length] = bytes.toString("latin1", 0, HEADER_BYTES - 1).split(" ");
+    const body = bytes.subarray(HEADER_BYTES);
+    if (bytes[HEADER_BYTES - 1] !== 10 || Number(length) !== body.length || hashBytes(body, key) !== checksum) return undefined;
+    return body.toString("utf8");
   }
 
-  set(key: string, entry: CachedModule): void {
+  write(key: string, text: string): void {
     if (this.unusable) return;
     const file = this.entryPath(key);
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      makeDirectory(path.dirname(file));
-      writeFileSync(temp, `${entry.format}\n${entry.code}`);
+      if (!this.ensurePrivate(this.dir) || !this.ensurePrivate(path.dirname(file))) return;
+      const body = Buffer.from(text);
+      // "wx": a new file, never one already there. The mode passes through the umask: chmod makes it 0600.
+      const header = `${hashBytes(body, key)} ${String(body.length).padStart(18, "0")}\n`;
+      writeFileSync(temp, Buffer.concat([Buffer.from(header), body]), { mode: 0o600, flag: "wx" });
+      chmodSync(temp, 0o600);
       renameSync(temp, file);
       this.wrote = true;
     } catch (error) {
-      this.unusable = true;
       try {
         rmSync(temp, { force: true });
       } catch {
         // the temp file was never created (ENOTDIR, EACCES ...): nothing to clean
       }
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      process.stderr.write(
-        `rt: warning: transpiler cache ${this.dir} is unusable (${reason}); running uncached (${CACHE_DIR_ENV}=0 runs uncached without this warning)\n`,
-      );
+      this.giveUp(`rt: warning: ${this.name} ${this.dir} is unusable (${reason}); running uncached (${this.variable}=0 runs uncached without this warning)\n`);
     }
   }
 
@@ -88,7 +127,7 @@ export class TranspileCache {
       // no marker yet: prune now
     }
     try {
-      writeFileSync(marker, "");
+      writeFileSync(marker, "", { mode: 0o600 });
       utimesSync(marker, now / 1000, now / 1000);
       this.prune();
     } catch {
@@ -120,15 +159,79 @@ export class TranspileCache {
     }
   }
 
+  /** Whether `dir` exists and may be read from: one stat per directory and process. */
+  private present(dir: string): boolean {
+    if (this.unusable) return false;
+    if (this.trusted.has(dir)) return true;
+    const stats = statSync(dir, { throwIfNoEntry: false });
+    if (!stats) return false;
+    return this.trust(dir, distrust(dir, stats));
+  }
+
+  /** Whether `dir` exists (created 0700 if need be) and may be written to; throws when it cannot be created. */
+  private ensurePrivate(dir: string): boolean {
+    return this.trusted.has(dir) || this.trust(dir, privateDirectory(dir));
+  }
+
+  private trust(dir: string, problem: string | undefined): boolean {
+    if (problem === undefined) {
+      this.trusted.add(dir);
+      return true;
+    }
+    this.giveUp(untrustedWarning(this.name, problem, this.variable));
+    return false;
+  }
+
+  private giveUp(warning: string): void {
+    this.unusable = true;
+    process.stderr.write(warning);
+  }
+
   private entryPath(key: string): string {
     return path.join(this.dir, key.slice(0, 2), key.slice(2));
   }
 }
 
+/** The transpiler's cache: a module's format and code under a key of its source and options. */
+export class TranspileCache {
+  private constructor(private readonly store: DiskCache) {}
+
+  /**
+   * The cache at `RT_TRANSPILER_CACHE_PATH`, else `<cacheRoot>/transpiler`; undefined when the
+   * variable is "" or "0" (disabled) or there is no place for it.
+   */
+  static fromEnvironment(env: NodeJS.ProcessEnv, cacheRoot: string | undefined): TranspileCache | undefined {
+    const configured = env[CACHE_DIR_ENV];
+    if (configured === "" || configured === "0") return undefined;
+    const dir = configured ?? (cacheRoot && path.join(cacheRoot, "transpiler"));
+    if (!dir) return undefined;
+    const max = Number(env[CACHE_MAX_BYTES_ENV]);
+    const bound = Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES;
+    return new TranspileCache(new DiskCache(path.resolve(dir), bound, "transpiler cache", CACHE_DIR_ENV));
+  }
+
+  get(key: string): CachedModule | undefined {
+    const text = this.store.read(key);
+    if (text === undefined) return undefined;
+    const newline = text.indexOf("\n");
+    const format = text.slice(0, newline);
+    if (format !== "module" && format !== "commonjs") return undefined;
+    return { format, code: text.slice(newline + 1) };
+  }
+
+  set(key: string, entry: CachedModule): void {
+    this.store.write(key, `${entry.format}\n${entry.code}`);
+  }
+
+  pruneIfDue(now?: number): void {
+    this.store.pruneIfDue(now);
+  }
+}
+
 /**
- * `mkdir -p`, one level at a time. Node's recursive mkdirSync never returns where a pseudo
- * file system refuses every new entry with ENOENT (under /proc it loops at 100% CPU); here that
- * ENOENT, or ENOTDIR under a file, is thrown like any other failure.
+ * `mkdir -p` with mode 0700, one level at a time. Node's recursive mkdirSync never returns where
+ * a pseudo file system refuses every new entry with ENOENT (under /proc it loops at 100% CPU);
+ * here that ENOENT, or ENOTDIR under a file, is thrown like any other failure.
  */
 function makeDirectory(dir: string): void {
   const missing: string[] = [];
@@ -138,7 +241,9 @@ function makeDirectory(dir: string): void {
   }
   for (const level of missing.reverse()) {
     try {
-      mkdirSync(level);
+      mkdirSync(level, { mode: 0o700 });
+      // mkdir's mode passes through the umask: a umask that takes the owner's bits would leave less.
+      chmodSync(level, 0o700);
     } catch (error) {
       // another rt process made it first
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -21,12 +21,17 @@ export interface TranspileRequest {
   readonly loader: ScriptLoader;
   /** Extra defines for this file only (e.g. `import.meta.main` for the entry). */
   readonly define?: Readonly<Record<string, string>>;
-  /** The file's macro calls: `key` (the macro modules) joins the cache key, `expand` runs them on a miss. */
-  readonly macros?: { readonly key: string; expand(): string };
+  /** The file's macro calls: `expand` runs them and returns the file with their results in place. */
+  readonly macros?: { expand(): string };
 }
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
 export function transpile(request: TranspileRequest, settings: TranspileSettings, cache: TranspileCache | undefined): CachedModule {
+  // A file with macros is expanded at every run, as bun does: a macro may read anything (the
+  // environment, files, the clock), so its results are never reused. What esbuild makes of the
+  // expanded text is: the key covers that text and the file as written (the source map's).
+  const expanded = request.macros && Buffer.from(request.macros.expand());
+  const source = expanded ?? request.source;
   const seed = [
     RT_VERSION,
     ESBUILD_VERSION,
@@ -34,13 +39,12 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
     request.loader,
     path.basename(request.file),
     JSON.stringify(request.define ?? {}),
-    request.macros?.key ?? "",
+    expanded && cache ? hashBytes(request.source, "") : "",
   ];
   // path.basename is in the key, so the per-extension output format below is covered too.
-  const key = cache ? hashBytes(request.source, seed.join("\0")) : "";
+  const key = cache ? hashBytes(source, seed.join("\0")) : "";
   const hit = cache?.get(key);
   if (hit) return hit;
-  const source = request.macros ? Buffer.from(request.macros.expand()) : request.source;
   const lowered = settings.decoratorMetadata && decoratorsLowered(request, Buffer.from(source).toString("utf8"), settings.decoratorMetadata);
   const compiled = runEsbuild(
     { ...request, source: lowered ? Buffer.from(lowered.code) : source, loader: lowered?.loader ?? request.loader },
