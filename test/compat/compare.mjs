@@ -52,7 +52,7 @@ if (present.includes("rt")) {
     const known = KNOWN_FAILURES[c.name] ? ` [known, ${KNOWN_FAILURES[c.name].split(": ")[0]}]` : "";
     console.log(`- ${c.name} (passes under ${peers.join(", ")}): ${reason}${known}`);
   }
-  const ahead = cases.filter((c, i) => results[i].rt.ok && ["bun", "tsx"].every((id) => results[i][id] && !results[i][id].ok)).map((c) => c.name);
+  const ahead = cases.flatMap((c, i) => (results[i].rt.ok && ["bun", "tsx"].every((id) => results[i][id] && !results[i][id].ok) ? [c.name] : []));
   console.log(`${behind.length ? "\n" : ""}## ahead: rt passes, bun and tsx fail: ${ahead.length}\n`);
   for (const name of ahead) console.log(`- ${name}`);
   const fixed = cases.filter((c, i) => KNOWN_FAILURES[c.name] && results[i].rt.ok).map((c) => c.name);
