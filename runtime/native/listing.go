@@ -56,7 +56,7 @@ func listScripts(l listing) int {
 		}
 		b.WriteString(strconv.Itoa(count) + " " + noun + " in " + displayPath(m, l.cwd) + "\n")
 	}
-	writeStdout(b.String())
+	writeFully(1, b.String())
 	return 0
 }
 
@@ -123,16 +123,16 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// writeStdout writes all of text as writeFully does: a reader that went away ends the output
-// quietly; a non-blocking descriptor is waited on.
-func writeStdout(text string) {
+// writeFully writes all of text to fd (1 or 2) as src/run/output/write.ts does: a reader that
+// went away ends the output quietly; a non-blocking descriptor is waited on.
+func writeFully(fd int, text string) {
 	data := []byte(text)
 	for len(data) > 0 {
-		n, err := syscall.Write(1, data)
+		n, err := syscall.Write(fd, data)
 		if err == syscall.EAGAIN {
 			var writable syscall.FdSet
-			writable.Bits[0] = 1 << 1
-			syscall.Select(2, nil, &writable, nil, nil)
+			writable.Bits[0] = 1 << uint(fd)
+			syscall.Select(fd+1, nil, &writable, nil, nil)
 			continue
 		}
 		if err == syscall.EINTR {

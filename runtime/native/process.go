@@ -18,9 +18,12 @@ import (
 // rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
 // SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
 type forwarder struct {
-	mu    sync.Mutex
-	pid   int
-	first syscall.Signal
+	mu sync.Mutex
+	// groups are the running steps' process groups (several with --parallel and workspaces).
+	groups map[int]bool
+	first  syscall.Signal
+	// interrupted: the signal interrupt sent the running groups, which a step that starts after it gets too.
+	interrupted syscall.Signal
 }
 
 type outcome struct {
@@ -29,7 +32,7 @@ type outcome struct {
 }
 
 func forwardSignals() *forwarder {
-	f := &forwarder{}
+	f := &forwarder{groups: map[int]bool{}}
 	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
 		restoreDefaultAction(sig)
 	}
@@ -45,8 +48,8 @@ func forwardSignals() *forwarder {
 			if sig != syscall.SIGWINCH && f.first == 0 {
 				f.first = sig
 			}
-			if f.pid > 0 {
-				syscall.Kill(-f.pid, sig)
+			for group := range f.groups {
+				syscall.Kill(-group, sig)
 			}
 			f.mu.Unlock()
 		}
@@ -75,30 +78,59 @@ func argumentTooLong(l launch) string {
 	return ""
 }
 
-// run starts l (or its fallback) in dir and waits for it; the error is the Node CLI's message.
+// run starts l (or its fallback) in dir with rt's stdio and waits for it; the error is the Node CLI's message.
 func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
-	if problem := argumentTooLong(l); problem != "" {
+	pid, problem := f.begin(l, dir, env, []uintptr{0, 1, 2})
+	if problem != "" {
 		return outcome{}, problem
 	}
-	pid, err := spawn(l, dir, env)
+	return f.wait(pid), ""
+}
+
+// begin starts l (or its fallback) in dir on the given descriptors 0-2, its group one of those
+// that signals reach; a terminating signal rt received before reaches it at once.
+func (f *forwarder) begin(l launch, dir string, env []string, files []uintptr) (int, string) {
+	if problem := argumentTooLong(l); problem != "" {
+		return 0, problem
+	}
+	pid, err := spawn(l, dir, env, files)
 	if err != nil && l.fallback != nil {
 		fallback, problem := l.fallback()
 		if problem != "" {
-			return outcome{}, problem
+			return 0, problem
 		}
-		pid, err = spawn(fallback, dir, env)
+		pid, err = spawn(fallback, dir, env, files)
 		if err != nil {
-			return outcome{}, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
+			return 0, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
 		}
 	} else if err != nil {
-		return outcome{}, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
+		return 0, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
 	}
 	f.mu.Lock()
-	f.pid = pid
+	f.groups[pid] = true
 	if f.first != 0 {
 		syscall.Kill(-pid, f.first)
+	} else if f.interrupted != 0 {
+		syscall.Kill(-pid, f.interrupted)
 	}
 	f.mu.Unlock()
+	return pid, ""
+}
+
+// interrupt sends sig to every running group (--parallel, after a failure), and to the steps
+// that start after it: the Node CLI starts each task's first step at once, so no task it has
+// started misses the signal; here a task's goroutine may start its step a moment later.
+func (f *forwarder) interrupt(sig syscall.Signal) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.interrupted = sig
+	for group := range f.groups {
+		syscall.Kill(-group, sig)
+	}
+}
+
+// wait waits for the step begun as pid and says how it ended.
+func (f *forwarder) wait(pid int) outcome {
 	var status syscall.WaitStatus
 	for {
 		_, err := syscall.Wait4(pid, &status, 0, nil)
@@ -107,23 +139,23 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 		}
 	}
 	f.mu.Lock()
-	f.pid = 0
+	delete(f.groups, pid)
 	f.mu.Unlock()
 	if status.Signaled() {
 		name, known := signalNames[status.Signal()]
 		if !known {
 			// Node reports no signal and exit code 0 for one it has no name for (real-time signals).
-			return outcome{}, ""
+			return outcome{}
 		}
-		return outcome{exitCode: 128 + int(status.Signal()), signal: name}, ""
+		return outcome{exitCode: 128 + int(status.Signal()), signal: name}
 	}
-	return outcome{exitCode: status.ExitStatus()}, ""
+	return outcome{exitCode: status.ExitStatus()}
 }
 
 // spawn starts l as libuv's uv_spawn does: execvp(3) semantics (a search of the child's PATH,
-// a file without #! run by /bin/sh), in dir, in a new session, with rt's stdio.
-func spawn(l launch, dir string, env []string) (int, error) {
-	attr := &syscall.ProcAttr{Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Setsid: true}}
+// a file without #! run by /bin/sh), in dir, in a new session, on the given descriptors 0-2.
+func spawn(l launch, dir string, env []string, files []uintptr) (int, error) {
+	attr := &syscall.ProcAttr{Dir: dir, Env: env, Files: files, Sys: &syscall.SysProcAttr{Setsid: true}}
 	argv := append([]string{l.file}, l.args...)
 	if strings.Contains(l.file, "/") {
 		return execFile(l.file, argv, attr)

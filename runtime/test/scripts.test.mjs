@@ -140,9 +140,14 @@ describe("startup budget", () => {
       .stderr.split("\n")
       .find((line) => line.startsWith("probe:"));
 
-  test("a script runs and the scripts are listed without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
+  test("a script runs, scripts run across packages and the scripts are listed without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
     assert.equal(probed(["run", "clean"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true");
     assert.equal(probed(["run"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=false");
+    for (const args of [
+      ["--filter", "*", "build"],
+      ["run", "--sequential", "--workspaces", "fail"],
+    ])
+      assert.equal(probed(args, mono), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true", args.join(" "));
   });
 
   test("(the probe sees them when a file runs)", () => {

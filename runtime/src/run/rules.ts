@@ -24,3 +24,6 @@ export const SAFE_WORD = /^[\w@%+=:,./-]+$/;
 export const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
 
 export const NO_SHELL_MESSAGE = "No shell found on PATH (looked for bash, sh and zsh); install one, or run scripts with --shell=rt";
+
+/** Colours told apart on a dark or light terminal, for the labels of concurrent scripts (SGR codes). */
+export const LABEL_COLORS = ["36", "33", "35", "32", "34", "31"];
