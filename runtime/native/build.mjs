@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LABEL_COLORS, NO_SHELL_MESSAGE, POSIX_SHELLS, RUNNABLE_EXTENSIONS, SAFE_WORD, SHELL_NAMES } from "../src/run/rules.ts";
+import { GUARDIAN_PROGRAM, LABEL_COLORS, NO_SHELL_MESSAGE, POSIX_SHELLS, RUNNABLE_EXTENSIONS, SAFE_WORD, SHELL_NAMES } from "../src/run/rules.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNTIME = path.dirname(HERE);
@@ -162,6 +162,8 @@ const safeWordPattern = ${JSON.stringify(SAFE_WORD.source)}
 const noShellMessage = ${JSON.stringify(NO_SHELL_MESSAGE)}
 
 var labelColors = ${list(LABEL_COLORS)}
+
+const guardianProgram = ${JSON.stringify(GUARDIAN_PROGRAM)}
 `;
 }
 

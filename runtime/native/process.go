@@ -13,10 +13,12 @@ import (
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
 // and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
-// 128 + n for a process killed by signal n (src/run/process.ts). The other signals do to rt
-// what they do to Node: SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end
-// rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
-// SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
+// 128 + n for a process killed by signal n (src/run/process.ts). When rt ends before the step,
+// the guardian (guardian.go) kills the group. The other signals do to rt what they do to Node:
+// SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end rt), SIGUSR1 does not end
+// it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT, SIGSYS and SIGPROF take their
+// default action, not the Go runtime's (a stack dump; for SIGPROF, nothing). SIGQUIT waits for
+// the guardian to know of a step that has just started.
 type forwarder struct {
 	mu sync.Mutex
 	// groups are the running steps' process groups (several with --parallel and workspaces).
@@ -24,6 +26,7 @@ type forwarder struct {
 	first  syscall.Signal
 	// interrupted: the signal interrupt sent the running groups, which a step that starts after it gets too.
 	interrupted syscall.Signal
+	guard       guardian
 }
 
 type outcome struct {
@@ -32,12 +35,12 @@ type outcome struct {
 }
 
 func forwardSignals() *forwarder {
-	f := &forwarder{groups: map[int]bool{}}
-	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
+	f := &forwarder{groups: map[int]bool{}, guard: startGuardian()}
+	for _, sig := range []syscall.Signal{syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
 		restoreDefaultAction(sig)
 	}
 	incoming := make(chan os.Signal, 8)
-	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1)
+	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1, syscall.SIGQUIT)
 	go func() {
 		for s := range incoming {
 			sig := s.(syscall.Signal)
@@ -45,6 +48,13 @@ func forwardSignals() *forwarder {
 				continue
 			}
 			f.mu.Lock()
+			if sig == syscall.SIGQUIT {
+				// The default action, but not between a step's start and the guardian's learning
+				// of it (run holds the lock then). The lock stays held: nothing starts after this.
+				restoreDefaultAction(sig)
+				syscall.Kill(syscall.Getpid(), sig)
+				return
+			}
 			if sig != syscall.SIGWINCH && f.first == 0 {
 				f.first = sig
 			}
@@ -88,32 +98,24 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 }
 
 // begin starts l (or its fallback) in dir on the given descriptors 0-2, its group one of those
-// that signals reach; a terminating signal rt received before reaches it at once.
+// that signals reach and the guardian kills; a terminating signal rt received before reaches it at once.
 func (f *forwarder) begin(l launch, dir string, env []string, files []uintptr) (int, string) {
 	if problem := argumentTooLong(l); problem != "" {
 		return 0, problem
 	}
-	pid, err := spawn(l, dir, env, files)
-	if err != nil && l.fallback != nil {
-		fallback, problem := l.fallback()
-		if problem != "" {
-			return 0, problem
-		}
-		pid, err = spawn(fallback, dir, env, files)
-		if err != nil {
-			return 0, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
-		}
-	} else if err != nil {
-		return 0, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
-	}
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	pid, problem := start(l, dir, env, files)
+	if problem != "" {
+		return 0, problem
+	}
 	f.groups[pid] = true
+	f.watchGroups()
 	if f.first != 0 {
 		syscall.Kill(-pid, f.first)
 	} else if f.interrupted != 0 {
 		syscall.Kill(-pid, f.interrupted)
 	}
-	f.mu.Unlock()
 	return pid, ""
 }
 
@@ -140,6 +142,7 @@ func (f *forwarder) wait(pid int) outcome {
 	}
 	f.mu.Lock()
 	delete(f.groups, pid)
+	f.watchGroups()
 	f.mu.Unlock()
 	if status.Signaled() {
 		name, known := signalNames[status.Signal()]
@@ -150,6 +153,33 @@ func (f *forwarder) wait(pid int) outcome {
 		return outcome{exitCode: 128 + int(status.Signal()), signal: name}
 	}
 	return outcome{exitCode: status.ExitStatus()}
+}
+
+// watchGroups tells the guardian the running groups; f.mu is held.
+func (f *forwarder) watchGroups() {
+	groups := make([]int, 0, len(f.groups))
+	for group := range f.groups {
+		groups = append(groups, group)
+	}
+	f.guard.watch(groups...)
+}
+
+// start spawns l, or its fallback when l does not start; the error is the Node CLI's message.
+func start(l launch, dir string, env []string, files []uintptr) (int, string) {
+	pid, err := spawn(l, dir, env, files)
+	if err != nil && l.fallback != nil {
+		fallback, problem := l.fallback()
+		if problem != "" {
+			return 0, problem
+		}
+		pid, err = spawn(fallback, dir, env, files)
+		if err != nil {
+			return 0, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
+		}
+	} else if err != nil {
+		return 0, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
+	}
+	return pid, ""
 }
 
 // spawn starts l as libuv's uv_spawn does: execvp(3) semantics (a search of the child's PATH,
