@@ -3,7 +3,6 @@
 package main
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,7 +35,7 @@ type listing struct {
 
 // surrogateEscape: a \uD800–\uDFFF escape, which JavaScript keeps as a lone surrogate and Go
 // replaces; such files (and ones that are not UTF-8) are listed by the Node CLI.
-var surrogateEscape = regexp.MustCompile(`\\u[dD][89abcdefABCDEF]`)
+var surrogateEscape = lazyRegexp(`\\u[dD][89abcdefABCDEF]`)
 
 // listScripts writes the listing of one package (src/run/listing.ts: scriptsText, scriptsJson).
 func listScripts(l listing) int {
@@ -147,5 +146,5 @@ func writeFully(fd int, text string) {
 
 // validUnicode: the file's strings read the same in Go as in JavaScript.
 func validUnicode(text []byte) bool {
-	return utf8.Valid(text) && !surrogateEscape.Match(text)
+	return utf8.Valid(text) && !surrogateEscape().Match(text)
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -217,12 +216,10 @@ func containsDir(packages []*manifest, dir string) bool {
 	return false
 }
 
-var leadingDotSlash = regexp.MustCompile(`^\./`)
-
 func expandWorkspaces(root *manifest) ([]*manifest, bool) {
 	var includes, exclusions []string
 	for _, pattern := range root.workspaces {
-		pattern = strings.TrimSuffix(leadingDotSlash.ReplaceAllString(strings.ReplaceAll(pattern, "\\", "/"), ""), "/")
+		pattern = strings.TrimSuffix(strings.TrimPrefix(strings.ReplaceAll(pattern, "\\", "/"), "./"), "/")
 		if strings.HasPrefix(pattern, "!") {
 			exclusions = append(exclusions, pattern[1:])
 		} else {
@@ -343,7 +340,7 @@ func filterPackages(ws workspace, patterns []string, cwd string) ([]*manifest, b
 	}
 	type matcher func(m *manifest) bool
 	compile := func(pattern string) (matcher, bool) {
-		if pathPattern.MatchString(pattern) || strings.HasPrefix(pattern, "/") {
+		if dotsThenSeparator(pattern) {
 			resolved := strings.ReplaceAll(pattern, "\\", "/")
 			if !strings.HasPrefix(resolved, "/") {
 				resolved = filepath.Join(cwd, resolved)
@@ -384,9 +381,6 @@ func filterPackages(ws workspace, patterns []string, cwd string) ([]*manifest, b
 	}
 	return selected, len(selected) > 0
 }
-
-// pathPattern: a --filter pattern that names directories (./x, ../x, /x, .\x).
-var pathPattern = regexp.MustCompile(`^\.{0,2}[/\\]`)
 
 // scriptsMatching: the script of that name, or with `*`/`?` the scripts matching it in package.json order.
 func scriptsMatching(m *manifest, name string) []string {
