@@ -508,6 +508,17 @@ describe("workspaces", () => {
     assert.equal(readFileSync(log, "utf8"), "baz\nbar\nfoo\n");
   });
 
+  test("SIGTERM to rt reaches the running packages' groups and nothing new starts; rt exits with the first failure's code", { timeout: 20_000 }, async (t) => {
+    const pids = path.join(tempDir(t), "pids");
+    // @scope/web's wait waits for core's, which never ends by itself.
+    const { child, ready, done } = startRt(t, ["--filter", "*", "wait"], { cwd: path.join(HERE, "workspace-rules"), env: { PIDS: pids } });
+    await ready;
+    const sleeper = Number(readFileSync(pids, "utf8"));
+    child.kill("SIGTERM");
+    same(await done, { stdout: "core wait: ready\ncore wait: Signaled: SIGTERM\n", code: 143 });
+    assert.ok(await gone(sleeper), "the background job of core's script got the signal too");
+  });
+
   test("without workspaces, --filter '*' is the package itself", () => {
     same(rt(["--filter", "*", "clean"], { cwd: plain }), {
       stdout:
