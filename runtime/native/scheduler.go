@@ -21,6 +21,7 @@ import (
 func runTasks(plan taskPlan, ctx runContext) int {
 	prepareStdio()
 	s := &scheduler{plan: plan, ctx: ctx, signals: forwardSignals(), report: prefixedReporter(plan.cwd)}
+	s.stopOnFailure = plan.several && !plan.request.keepGoing
 	if plan.several {
 		s.report = foremanReporter(plan.tasks)
 	}
@@ -28,7 +29,6 @@ func runTasks(plan taskPlan, ctx runContext) int {
 	if plan.request.sequential {
 		tasks = dependencyOrder(tasks)
 	}
-	stopOnFailure := plan.several && !plan.request.keepGoing
 	type result struct {
 		task     *task
 		exitCode int
@@ -38,7 +38,7 @@ func runTasks(plan taskPlan, ctx runContext) int {
 	started, ended := map[*task]bool{}, map[*task]bool{}
 	running, broken, failure := 0, 0, 0
 	for {
-		if s.signals.received() == 0 && !(s.failed.Load() && stopOnFailure) {
+		if s.signals.received() == 0 && !(s.failed.Load() && s.stopOnFailure) {
 			for _, t := range tasks {
 				if plan.request.sequential && running+broken > 0 {
 					break
@@ -72,7 +72,7 @@ func runTasks(plan taskPlan, ctx runContext) int {
 		if r.exitCode != 0 && !s.failed.Load() {
 			failure = r.exitCode
 			s.failed.Store(true)
-			if stopOnFailure && plan.request.parallel {
+			if s.stopOnFailure && plan.request.parallel {
 				s.signals.interrupt(syscall.SIGINT)
 			}
 		}
@@ -84,7 +84,9 @@ type scheduler struct {
 	ctx     runContext
 	signals *forwarder
 	report  func(t *task, s step) stepView
-	failed  atomic.Bool
+	// stopOnFailure: --parallel/--sequential without --no-exit-on-error.
+	stopOnFailure bool
+	failed        atomic.Bool
 }
 
 // stepView receives a step's output lines and how it ended.
@@ -121,7 +123,7 @@ func (s *scheduler) runTask(t *task) (exitCode int, broken bool) {
 		if o.exitCode != 0 {
 			return o.exitCode, false
 		}
-		if s.signals.received() != 0 || (s.failed.Load() && s.plan.several && !s.plan.request.keepGoing && s.plan.request.parallel) {
+		if s.signals.received() != 0 || (s.failed.Load() && s.stopOnFailure && s.plan.request.parallel) {
 			return 0, false
 		}
 	}
@@ -303,15 +305,12 @@ func foremanReporter(tasks []*task) func(t *task, s step) stepView {
 		}
 	}
 	paints := [3]paint{1: painter(1), 2: painter(2)}
+	colors := map[*task]string{}
+	for i, t := range tasks {
+		colors[t] = labelColors[i%len(labelColors)]
+	}
 	return func(t *task, _ step) stepView {
-		index := 0
-		for i, other := range tasks {
-			if other == t {
-				index = i
-				break
-			}
-		}
-		color := labelColors[index%len(labelColors)]
+		color := colors[t]
 		label := t.label + strings.Repeat(" ", width-utf16Length(t.label))
 		print := func(fd int, line string) { writeOutput(fd, paints[fd].apply(label, color)+" | "+line+"\n") }
 		return stepView{
