@@ -7,7 +7,7 @@
 // all have one executable path to start, whatever Node the machine has.
 import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
-import { constants, existsSync, openSync, readSync, closeSync } from "node:fs";
+import { accessSync, constants, existsSync, openSync, readSync, closeSync } from "node:fs";
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -32,6 +32,8 @@ type Chosen = Pick<RuntimeInfo, "executable" | "source">;
 const executables = new Map<string, Promise<Chosen>>();
 let current: Promise<RuntimeInfo> | undefined;
 let nodeOnPath: Promise<string | undefined> | undefined;
+/** Each executable's `rt --version`, read once. */
+const versions = new Map<string, Promise<RuntimeInfo["version"]>>();
 
 /** Fires when the runtime changes (setting edited) and its version has been read. */
 export const onDidChangeRuntime = onDidChange.event;
@@ -43,6 +45,7 @@ export function initRuntime(extensionContext: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SETTINGS.runtimePath.id)) return;
       executables.clear();
+      versions.clear();
       current = undefined;
       void runtime().then((info) => onDidChange.fire(info));
     }),
@@ -77,7 +80,7 @@ function chooseRuntime(scope: vscode.Uri | undefined): Promise<Chosen> {
 
 async function resolveExecutable(): Promise<Chosen> {
   const configured = configuredPath();
-  if (configured) return { executable: expandHome(configured), source: "setting" };
+  if (configured) return { executable: onPath(expandHome(configured)), source: "setting" };
   return { executable: await writeLauncher(path.join(context!.extensionPath, LAYOUT.runtime)), source: "bundled" };
 }
 
@@ -100,7 +103,7 @@ function projectRuntime(dir: string): string | undefined {
  */
 async function projectExecutable(dir: string): Promise<Chosen> {
   const launcher = await writeLauncher(dir, `project-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}`);
-  const version = await readVersion(launcher);
+  const version = await versionOf(launcher);
   if (version.ok) {
     return { executable: launcher, source: "project" };
   }
@@ -123,11 +126,44 @@ function launcherDir(): string {
 }
 
 async function resolveRuntime(scope: vscode.Uri | undefined): Promise<RuntimeInfo> {
-  const { executable, source } = await chooseRuntime(scope);
-  const version = await readVersion(executable);
+  const info = await checkedRuntime(scope);
+  const { executable, source, version } = info;
   if (version.ok) output().info(`rt ${version.value} (${source}): ${executable}`);
   else output().error(`rt (${source}) at ${executable}: ${version.problem}`);
-  return { executable, source, version };
+  return info;
+}
+
+/**
+ * The rt for `scope` with its version (read once per executable): what a session or a run
+ * checks before it starts, so that an rt that cannot run is reported one way, whatever started it.
+ */
+export async function checkedRuntime(scope?: vscode.Uri): Promise<RuntimeInfo> {
+  const { executable, source } = await chooseRuntime(scope);
+  return { executable, source, version: await versionOf(executable) };
+}
+
+function versionOf(executable: string): Promise<RuntimeInfo["version"]> {
+  let version = versions.get(executable);
+  if (!version) versions.set(executable, (version = readVersion(executable)));
+  return version;
+}
+
+/** A bare name (`rt`) is looked up on PATH, as a shell would; a path is taken as it is. */
+function onPath(name: string): string {
+  if (name.includes("/") || name.includes("\\")) return name;
+  const extensions = isWindows ? (process.env["PATHEXT"] ?? ".EXE;.CMD").split(";") : [""];
+  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
+    for (const extension of extensions) {
+      const file = path.join(dir, name + extension);
+      try {
+        accessSync(file, constants.X_OK);
+        return file;
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  return name;
 }
 
 function expandHome(file: string): string {
@@ -258,7 +294,8 @@ export function runRt(executable: string, args: readonly string[], options: { cw
       { cwd: options.cwd, timeout: options.timeout ?? 60_000, shell, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
       (error, stdout, stderr) => {
         const failed = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-        if (failed?.code === "ENOENT") resolve({ code: null, stdout, stderr, error: `${executable} does not exist` });
+        if (failed?.code === "ENOENT")
+          resolve({ code: null, stdout, stderr, error: path.isAbsolute(executable) ? `${executable} does not exist` : `${executable} was not found on PATH` });
         else if (failed?.code === "EACCES") resolve({ code: null, stdout, stderr, error: `${executable} is not executable` });
         else if (failed?.killed) resolve({ code: null, stdout, stderr, error: `rt did not finish within ${options.timeout ?? 60_000} ms` });
         else resolve({ code: typeof failed?.code === "number" ? failed.code : failed ? 1 : 0, stdout, stderr });
