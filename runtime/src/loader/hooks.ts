@@ -73,7 +73,7 @@ export class ModuleLoader {
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
-  private readonly interop = new CommonJsInterop();
+  private readonly interop: CommonJsInterop;
   /**
    * The JavaScript of each ES module loaded, by URL, what its imports of CommonJS ask is read
    * from: the string given to Node (no copy), or null for bytes Node read from the file (read
@@ -87,6 +87,7 @@ export class ModuleLoader {
   private readonly formats = new ModuleFormats(this.virtual);
 
   constructor(private readonly settings: LoaderSettings) {
+    this.interop = new CommonJsInterop(settings.cache);
     this.beforeWorkerThreads = settings.beforeWorkerThreads;
     this.scope = { ...settings, entries: this.entrySpecifiers, virtual: this.virtual };
   }
