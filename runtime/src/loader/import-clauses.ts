@@ -25,7 +25,7 @@ export function askedOf(source: string, specifier: string): Asked {
   if (end === -1) return "all";
   const names = new Set<string>();
   let found = false;
-  for (const match of source.matchAll(new RegExp(String.raw`(?<skipped>${SKIPPED})|${statement}`, "g"))) {
+  for (const match of source.matchAll(new RegExp(`(?<skipped>${SKIPPED})|${statement}`, "g"))) {
     if (match.index >= end) break;
     const { skipped, keyword, between } = match.groups!;
     if (skipped !== undefined) continue;
