@@ -90,6 +90,27 @@ describe("launch variants", () => {
     await dap.event("output", (body) => body.output === "ticking again\n");
     await dap.request("disconnect", { terminateDebuggee: true });
   });
+
+  test("a script that runs `rt --watch` (no watchMode): the debugger reattaches after each restart", async (t) => {
+    const dir = tempCopy(t);
+    const file = path.join(dir, "ticker.ts");
+    const manifest = path.join(dir, "package.json");
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, "utf8")), scripts: { dev: "rt --watch ticker.ts" } }));
+    const dap = DapClient.start(t);
+    await dap.launch({ script: "dev", cwd: dir }, { breakpoints: { [file]: [{ line: 5, condition: "ticks === 1" }] } });
+    for (const round of [1, 2]) {
+      await dap.stopped();
+      const frame = await dap.topFrame();
+      assert.deepEqual([frame.source.path, frame.line], [file, 5], `stop ${round}`);
+      await dap.request("continue", { threadId: 1 });
+      writeFileSync(file, readFileSync(file, "utf8").replace(/console\.log\("ticking[^"]*"\)/, `console.log("ticking ${round}")`));
+      await dap.event("output", (body) => /the debugger reattached/.test(body.output));
+    }
+    await dap.stopped();
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("output", (body) => body.output === "ticking 2\n");
+    await dap.request("disconnect", { terminateDebuggee: true });
+  });
 });
 
 describe("attach", () => {

@@ -17,8 +17,11 @@ test("a breakpoint in a worker thread's .ts file stops that thread (locals, eval
   assert.notEqual(stopped.threadId, 1);
   const { threads } = await dap.request("threads");
   assert.deepEqual(
-    threads.map((thread) => thread.id),
-    [1, started.threadId],
+    threads.map((thread) => [thread.id, thread.name]),
+    [
+      [1, "main"],
+      [started.threadId, "Worker 1: worker.ts"],
+    ],
   );
   const { stackFrames } = await dap.request("stackTrace", { threadId: stopped.threadId });
   assert.deepEqual([stackFrames[0].name, stackFrames[0].source.path, stackFrames[0].line], ["answer", WORKER, 5]);

@@ -148,6 +148,9 @@ async function shipBundled(name, source, target) {
     minifyWhitespace: true,
     minifySyntax: true,
     plugins: [optionalRequires],
+    // An ES module exporting `"module.exports"` (js-tokens) is that value to require(), as Node
+    // gives it: esbuild's CommonJS output would hand back the namespace object instead.
+    footer: { js: 'if(Object.prototype.hasOwnProperty.call(module.exports,"module.exports"))module.exports=module.exports["module.exports"];' },
     logLevel: "error",
   });
   writeFileSync(path.join(target, "package.json"), JSON.stringify({ name, version, main: "index.cjs" }, null, 2) + "\n");

@@ -14,6 +14,8 @@ export const COMMANDS = {
   debugFile: { id: "rt.debugFile", title: "Debug File", icon: "$(debug-alt)" },
   runScript: { id: "rt.runScript", title: "Run Script" },
   debugScript: { id: "rt.debugScript", title: "Debug Script" },
+  /** F5's keybinding in a window with a folder that uses rt (features/debug/f5.ts). */
+  f5: { id: "rt.f5", title: "Start Debugging", paletteHidden: true },
   showOutput: { id: "rt.showOutput", title: "Show Output" },
   configurePath: { id: "rt.configurePath", title: "Configure Runtime Path" },
   secretsAdd: { id: "rt.secrets.add", title: "Add Secret", icon: "$(add)" },
@@ -55,12 +57,12 @@ export const SETTINGS = {
 
 /** Context keys the extension sets (package.json's `when` clauses name them through build.mjs). */
 export const CONTEXT_KEYS = {
-  /** F5 debugs the active file with rt: a TypeScript file of a folder that uses rt, no launch configuration. */
-  f5DebugsFile: "rt.f5DebugsFile",
+  /** A workspace folder uses rt: F5 goes to rt's F5 command, which hands what is not rt's to VS Code's. */
+  f5: "rt.f5",
 } as const;
 
-/** F5 without a launch.json in a folder that uses rt: rt's debugger on the file, without VS Code asking which debugger. */
-export const KEYBINDINGS = [{ key: "f5", command: COMMANDS.debugFile.id, when: `${CONTEXT_KEYS.f5DebugsFile} && debugState == 'inactive'` }] as const;
+/** F5 without a launch.json in a folder that uses rt: rt's debugger on the project's program, without VS Code asking which debugger. */
+export const KEYBINDINGS = [{ key: "f5", command: COMMANDS.f5.id, when: `${CONTEXT_KEYS.f5} && debugState == 'inactive'` }] as const;
 
 /** The oldest rt whose `rt run --json` and debugger interface this extension speaks. */
 export const MIN_RT_VERSION = "0.1.0";

@@ -11,6 +11,7 @@ import { constants, existsSync, openSync, readSync, closeSync } from "node:fs";
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { lookUpOnPath } from "rt-debug-adapter";
 import { LAYOUT, MIN_RT_VERSION, SETTINGS } from "./contributions.js";
 import { output } from "./output.js";
 
@@ -32,6 +33,8 @@ type Chosen = Pick<RuntimeInfo, "executable" | "source">;
 const executables = new Map<string, Promise<Chosen>>();
 let current: Promise<RuntimeInfo> | undefined;
 let nodeOnPath: Promise<string | undefined> | undefined;
+/** Each executable's `rt --version`, read once. */
+const versions = new Map<string, Promise<RuntimeInfo["version"]>>();
 
 /** Fires when the runtime changes (setting edited) and its version has been read. */
 export const onDidChangeRuntime = onDidChange.event;
@@ -43,6 +46,7 @@ export function initRuntime(extensionContext: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SETTINGS.runtimePath.id)) return;
       executables.clear();
+      versions.clear();
       current = undefined;
       void runtime().then((info) => onDidChange.fire(info));
     }),
@@ -77,7 +81,7 @@ function chooseRuntime(scope: vscode.Uri | undefined): Promise<Chosen> {
 
 async function resolveExecutable(): Promise<Chosen> {
   const configured = configuredPath();
-  if (configured) return { executable: expandHome(configured), source: "setting" };
+  if (configured) return { executable: onPath(expandHome(configured)), source: "setting" };
   return { executable: await writeLauncher(path.join(context!.extensionPath, LAYOUT.runtime)), source: "bundled" };
 }
 
@@ -100,7 +104,7 @@ function projectRuntime(dir: string): string | undefined {
  */
 async function projectExecutable(dir: string): Promise<Chosen> {
   const launcher = await writeLauncher(dir, `project-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}`);
-  const version = await readVersion(launcher);
+  const version = await versionOf(launcher);
   if (version.ok) {
     return { executable: launcher, source: "project" };
   }
@@ -123,11 +127,32 @@ function launcherDir(): string {
 }
 
 async function resolveRuntime(scope: vscode.Uri | undefined): Promise<RuntimeInfo> {
-  const { executable, source } = await chooseRuntime(scope);
-  const version = await readVersion(executable);
+  const info = await checkedRuntime(scope);
+  const { executable, source, version } = info;
   if (version.ok) output().info(`rt ${version.value} (${source}): ${executable}`);
   else output().error(`rt (${source}) at ${executable}: ${version.problem}`);
-  return { executable, source, version };
+  return info;
+}
+
+/**
+ * The rt for `scope` with its version (read once per executable): what a session or a run
+ * checks before it starts, so that an rt that cannot run is reported one way, whatever started it.
+ */
+export async function checkedRuntime(scope?: vscode.Uri): Promise<RuntimeInfo> {
+  const { executable, source } = await chooseRuntime(scope);
+  return { executable, source, version: await versionOf(executable) };
+}
+
+function versionOf(executable: string): Promise<RuntimeInfo["version"]> {
+  let version = versions.get(executable);
+  if (!version) versions.set(executable, (version = readVersion(executable)));
+  return version;
+}
+
+/** A bare name (`rt`) is looked up on PATH, as a shell would; a path is taken as it is. */
+function onPath(name: string): string {
+  if (name.includes("/") || name.includes("\\")) return name;
+  return lookUpOnPath(name) ?? name;
 }
 
 function expandHome(file: string): string {
@@ -258,7 +283,8 @@ export function runRt(executable: string, args: readonly string[], options: { cw
       { cwd: options.cwd, timeout: options.timeout ?? 60_000, shell, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
       (error, stdout, stderr) => {
         const failed = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-        if (failed?.code === "ENOENT") resolve({ code: null, stdout, stderr, error: `${executable} does not exist` });
+        if (failed?.code === "ENOENT")
+          resolve({ code: null, stdout, stderr, error: path.isAbsolute(executable) ? `${executable} does not exist` : `${executable} was not found on PATH` });
         else if (failed?.code === "EACCES") resolve({ code: null, stdout, stderr, error: `${executable} is not executable` });
         else if (failed?.killed) resolve({ code: null, stdout, stderr, error: `rt did not finish within ${options.timeout ?? 60_000} ms` });
         else resolve({ code: typeof failed?.code === "number" ? failed.code : failed ? 1 : 0, stdout, stderr });

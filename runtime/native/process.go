@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -12,14 +13,17 @@ import (
 
 // Each script step starts in a process group (and session) of its own; SIGINT, SIGTERM, SIGHUP
 // and SIGWINCH that rt receives go to the whole group, rt waits for it and reports its status,
-// 128 + n for a process killed by signal n (src/run/process.ts). The other signals do to rt
-// what they do to Node: SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end
-// rt), SIGUSR1 does not end it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT,
-// SIGSYS and SIGPROF take their default action, not the Go runtime's (a stack dump; for SIGPROF, nothing).
+// 128 + n for a process killed by signal n (src/run/process.ts). When rt ends before the step,
+// the guardian (guardian.go) kills the group. The other signals do to rt what they do to Node:
+// SIGPIPE and SIGXFSZ are ignored (a reader that went away does not end rt), SIGUSR1 does not end
+// it (Node would start its inspector), and SIGQUIT (Ctrl-\), SIGABRT, SIGSYS and SIGPROF take their
+// default action, not the Go runtime's (a stack dump; for SIGPROF, nothing). SIGQUIT waits for
+// the guardian to know of a step that has just started.
 type forwarder struct {
 	mu    sync.Mutex
 	pid   int
 	first syscall.Signal
+	guard guardian
 }
 
 type outcome struct {
@@ -28,12 +32,12 @@ type outcome struct {
 }
 
 func forwardSignals() *forwarder {
-	f := &forwarder{}
-	for _, sig := range []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
+	f := &forwarder{guard: startGuardian()}
+	for _, sig := range []syscall.Signal{syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
 		restoreDefaultAction(sig)
 	}
 	incoming := make(chan os.Signal, 8)
-	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1)
+	signal.Notify(incoming, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGXFSZ, syscall.SIGUSR1, syscall.SIGQUIT)
 	go func() {
 		for s := range incoming {
 			sig := s.(syscall.Signal)
@@ -41,6 +45,13 @@ func forwardSignals() *forwarder {
 				continue
 			}
 			f.mu.Lock()
+			if sig == syscall.SIGQUIT {
+				// The default action, but not between a step's start and the guardian's learning
+				// of it (run holds the lock then). The lock stays held: nothing starts after this.
+				restoreDefaultAction(sig)
+				syscall.Kill(syscall.Getpid(), sig)
+				return
+			}
 			if sig != syscall.SIGWINCH && f.first == 0 {
 				f.first = sig
 			}
@@ -60,22 +71,32 @@ func (f *forwarder) received() syscall.Signal {
 	return f.first
 }
 
+// maxArgumentBytes is Linux's MAX_ARG_STRLEN: the most one exec argument may take, its NUL included.
+const maxArgumentBytes = 128 * 1024
+
+// argumentTooLong is why Linux would refuse l with a bare E2BIG: one argument too long (arguments
+// after a script's name are quoted into its command); the Node CLI's message (src/run/process.ts).
+func argumentTooLong(l launch) string {
+	for i, arg := range l.args {
+		if len(arg) >= maxArgumentBytes {
+			return fmt.Sprintf("cannot start %s: argument %d is %d bytes once quoted, over Linux's limit of %d bytes for one argument: pass that much data in a file or on stdin", l.file, i+1, len(arg), maxArgumentBytes-1)
+		}
+	}
+	return ""
+}
+
 // run starts l (or its fallback) in dir and waits for it; the error is the Node CLI's message.
 func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
-	pid, err := spawn(l, dir, env)
-	if err != nil && l.fallback != nil {
-		fallback, problem := l.fallback()
-		if problem != "" {
-			return outcome{}, problem
-		}
-		pid, err = spawn(fallback, dir, env)
-		if err != nil {
-			return outcome{}, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
-		}
-	} else if err != nil {
-		return outcome{}, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
+	if problem := argumentTooLong(l); problem != "" {
+		return outcome{}, problem
 	}
 	f.mu.Lock()
+	pid, problem := start(l, dir, env)
+	if problem != "" {
+		f.mu.Unlock()
+		return outcome{}, problem
+	}
+	f.guard.watch(pid)
 	f.pid = pid
 	if f.first != 0 {
 		syscall.Kill(-pid, f.first)
@@ -90,6 +111,7 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 	}
 	f.mu.Lock()
 	f.pid = 0
+	f.guard.watch()
 	f.mu.Unlock()
 	if status.Signaled() {
 		name, known := signalNames[status.Signal()]
@@ -100,6 +122,24 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 		return outcome{exitCode: 128 + int(status.Signal()), signal: name}, ""
 	}
 	return outcome{exitCode: status.ExitStatus()}, ""
+}
+
+// start spawns l, or its fallback when l does not start; the error is the Node CLI's message.
+func start(l launch, dir string, env []string) (int, string) {
+	pid, err := spawn(l, dir, env)
+	if err != nil && l.fallback != nil {
+		fallback, problem := l.fallback()
+		if problem != "" {
+			return 0, problem
+		}
+		pid, err = spawn(fallback, dir, env)
+		if err != nil {
+			return 0, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
+		}
+	} else if err != nil {
+		return 0, "cannot start " + l.file + ": spawn " + l.file + " " + errnoName(err)
+	}
+	return pid, ""
 }
 
 // spawn starts l as libuv's uv_spawn does: execvp(3) semantics (a search of the child's PATH,

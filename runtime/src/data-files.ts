@@ -20,9 +20,18 @@ export function readProjectFile(file: string, fail: (reason: string) => Error, {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || (skipDirectory && code === "EISDIR")) return undefined;
-    throw fail(UNREADABLE[code ?? ""] ?? (error as Error).message);
+    throw fail(unreadableReason(error));
   }
+  return withoutBom(text);
+}
+
+export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Why a file that is there could not be read, in a few words. */
+export function unreadableReason(error: unknown): string {
+  return UNREADABLE[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
 }
 
 const UNREADABLE: Record<string, string> = {

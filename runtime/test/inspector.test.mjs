@@ -21,7 +21,7 @@ function get(port, pathname, headers = {}) {
     const request = http.get({ host: "127.0.0.1", port, path: pathname, headers }, (response) => {
       let body = "";
       response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode, body, type: response.headers["content-type"] }));
+      response.on("end", () => resolve({ status: response.statusCode, body, type: response.headers["content-type"], headers: response.headers }));
     });
     request.on("error", reject);
   });
@@ -154,6 +154,50 @@ describe("the server and its banner", () => {
     }
     run.child.kill();
     await run.exited;
+  });
+
+  test("--inspect=0.0.0.0: the page's own origin may connect, whatever address it was reached at; other origins may not", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=0.0.0.0:0/same", "app.ts"], { cwd: DIR });
+    const port = Number(new URL(await run.banner).port);
+    // As a browser on another machine reaches it: Host is this machine's address on the network.
+    const host = `10.1.2.3:${port}`;
+    assert.equal(await upgrade(port, "/same", { Host: host, Origin: `http://${host}` }), "HTTP/1.1 101 Switching Protocols");
+    for (const origin of [`http://10.1.2.4:${port}`, "http://10.1.2.3", `http://10.1.2.3:${port + 1}`, `https://${host}`, `http://${host}.evil.example`]) {
+      assert.equal(await upgrade(port, "/same", { Host: host, Origin: origin }), "HTTP/1.1 403 Forbidden", origin);
+    }
+    run.child.kill();
+    await run.exited;
+  });
+
+  test("the page may not be framed, connects to its own origin only, and nothing tells a client without a session where rt is installed", async (t) => {
+    const run = startInspected(t, ["--inspect-wait=127.0.0.1:0/framing", "app.ts"], { cwd: DIR });
+    const url = await run.banner;
+    const port = Number(new URL(url).port);
+    for (const pathname of ["/", "/app.js", "/json/list"]) {
+      const { headers } = await get(port, pathname);
+      assert.equal(headers["x-frame-options"], "DENY", pathname);
+      assert.equal(headers["content-security-policy"], "frame-ancestors 'none'; connect-src 'self'", pathname);
+    }
+    const installed = path.join(REPO, "runtime");
+    assert.equal((await get(port, "/rt.json")).status, 404);
+    for (const pathname of ["/", "/json/version", "/json/list", "/json/protocol"]) {
+      assert.ok(!(await get(port, pathname)).body.includes(installed), `${pathname} names ${installed}`);
+    }
+    // A session gets the prefixes of rt's own files, which the page leaves out of its list.
+    const client = await CdpClient.connect(url);
+    const { prefixes } = await client.send("Rt.getInternalUrls");
+    assert.deepEqual(prefixes, [`${pathToFileURL(path.join(installed, "dist")).href}/`, `${pathToFileURL(path.join(installed, "bin")).href}/`]);
+    run.child.kill();
+    await run.exited;
+  });
+
+  test("every loopback spelling (127.1, 127.0.0.2, localhost, [::1]) listens without the warning", async (t) => {
+    for (const host of ["127.1", "127.0.0.2", "localhost", "[::1]"]) {
+      const run = startInspected(t, [`--inspect=${host}:0/quiet`, "app.ts"], { cwd: DIR });
+      await run.banner;
+      const { stderr } = await run.exited;
+      assert.doesNotMatch(stderr, /Warning/, host);
+    }
   });
 
   test("an unparsable Host is answered 400, over HTTP and on the WebSocket upgrade, and the program runs on", async (t) => {

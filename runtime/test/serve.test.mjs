@@ -2,6 +2,7 @@
 // aborts, errors, the header limit, port selection and every mistake a program or command line
 // can make.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -212,5 +213,166 @@ describe("rt.serve mistakes", () => {
     ]) {
       assert.deepEqual(rt([...args, "port.ts"], { cwd: DIR }), { code: 2, signal: null, stdout: "", stderr: message });
     }
+  });
+});
+
+/** Starts `source` (an rt.serve program that prints its port) from a temporary directory. */
+async function startProgram(t, source, env = {}) {
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, "server.ts"), source);
+  const live = rtLive(t, ["server.ts"], { cwd: dir, env });
+  const [, port] = /^(\d+)\n/.exec(await live.waitFor(/^\d+\n/));
+  return { live, port: Number(port) };
+}
+
+/** A node:http server answering 200 to whatever reaches its handler. */
+async function nodeServer(t, handler = (_request, response) => response.end("node")) {
+  const server = http.createServer(handler).listen(0, "127.0.0.1");
+  t.after(() => server.close());
+  await new Promise((resolve) => server.once("listening", resolve));
+  return server.address().port;
+}
+
+const statusLine = (answer) => answer.split("\r\n")[0];
+
+describe("rt.serve and hostile or careless clients", () => {
+  test("requests without a usable Host (HTTP/1.0 or 0.9 without one, odd values) get node:http's answers, nothing logged", async (t) => {
+    const { live, port } = await startProgram(
+      t,
+      "const server = rt.serve({ port: 0, fetch: (request) => new Response(new URL(request.url).host) });\nconsole.log(server.port);\n",
+    );
+    const nodePort = await nodeServer(t);
+    const requests = [
+      "GET / HTTP/1.0\r\n\r\n",
+      "GET /\r\n\r\n",
+      "GET / HTTP/1.1\r\n\r\n",
+      ...["a b", "[::1", "", "a:b:c", "a/b", "x@y", "%41", "h:99999", `${"a".repeat(8000)}`].map(
+        (host) => `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    ];
+    for (const request of requests) {
+      const [ours, node] = [await rawRequest(port, request), await rawRequest(nodePort, request)];
+      assert.equal(statusLine(ours), statusLine(node), JSON.stringify(request.slice(0, 40)));
+    }
+    // The program sees its own address where the client gave none it could use.
+    assert.match(await rawRequest(port, "GET / HTTP/1.0\r\n\r\n"), new RegExp(`\r\n\r\nlocalhost:${port}$`));
+    assert.match(await rawRequest(port, "GET / HTTP/1.0\r\nHost: a b\r\n\r\n"), new RegExp(`\r\n\r\nlocalhost:${port}$`));
+    assert.equal(live.output, `${port}\n`);
+  });
+
+  test("maxRequestBodySize (default 128 MiB, as Bun): 413 above it, by Content-Length before fetch runs or while a chunked body streams", async (t) => {
+    const program = (limit) =>
+      `const server = rt.serve({ port: 0, ${limit} async fetch(request) {
+  console.log("fetch ran");
+  return new Response(\`got \${(await request.arrayBuffer()).byteLength}\`);
+} });
+console.log(server.port);
+`;
+    const small = await startProgram(t, program("maxRequestBodySize: 1000,"));
+    const post = (body, headers) => rawRequest(small.port, `POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n\r\n${body}`);
+    assert.match(await post("a".repeat(1000), "Content-Length: 1000"), /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\ngot 1000$/);
+    assert.match(await post("", "Content-Length: 1001"), /^HTTP\/1\.1 413 Payload Too Large\r\n[\s\S]*Connection: close\r\n/i);
+    const chunk = (text) => `${text.length.toString(16)}\r\n${text}\r\n`;
+    assert.match(await post(`${chunk("a".repeat(600))}${chunk("a".repeat(400))}0\r\n\r\n`, "Transfer-Encoding: chunked"), /\r\n\r\ngot 1000$/);
+    assert.match(
+      await post(`${chunk("a".repeat(600))}${chunk("a".repeat(401))}0\r\n\r\n`, "Transfer-Encoding: chunked"),
+      /^HTTP\/1\.1 413 Payload Too Large\r\n/,
+    );
+    // fetch ran for the three bodies it may read (the chunked one over the limit fails while read).
+    assert.equal(small.live.output.match(/fetch ran/g).length, 3);
+
+    const byDefault = await startProgram(t, program(""));
+    const limit = 128 * 1024 * 1024;
+    const at = (length) => rawRequest(byDefault.port, `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+    assert.match(await at(limit + 1), /^HTTP\/1\.1 413 /);
+    assert.doesNotMatch(byDefault.live.output, /fetch ran|Error/);
+  });
+
+  test("a 256 MB body read with arrayBuffer() peaks below node:http reading it into one Buffer (one copy, not three); chunked within 2x", async (t) => {
+    const size = 256 * 1024 * 1024;
+    const { port } = await startProgram(
+      t,
+      `const server = rt.serve({ port: 0, maxRequestBodySize: ${2 * size}, async fetch(request) {
+  const body = await request.arrayBuffer();
+  return new Response(\`\${body.byteLength} \${process.resourceUsage().maxRSS}\`);
+} });
+console.log(server.port);
+`,
+    );
+    // node:http the usual way, on plain Node: the chunks, then Buffer.concat.
+    const dir = tempDir(t);
+    writeFileSync(
+      path.join(dir, "node-server.mjs"),
+      `import http from "node:http";
+const server = http.createServer(async (request, response) => {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  response.end(\`\${Buffer.concat(chunks).length} \${process.resourceUsage().maxRSS}\`);
+}).listen(0, "127.0.0.1", () => console.log(server.address().port));
+`,
+    );
+    const nodeProcess = spawn(process.execPath, [path.join(dir, "node-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+    t.after(() => nodeProcess.kill());
+    const node = { port: Number(await new Promise((resolve) => nodeProcess.stdout.once("data", resolve))) };
+    const upload = async (to, chunked) => {
+      const chunk = Buffer.alloc(1024 * 1024, 97);
+      let sent = 0;
+      const body = new ReadableStream({
+        pull(controller) {
+          if (sent++ === size / chunk.length) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const headers = chunked ? {} : { "content-length": String(size) };
+      const response = await fetch(`http://127.0.0.1:${to}/`, { method: "POST", body, duplex: "half", headers });
+      const [length, maxRss] = (await response.text()).split(" ").map(Number);
+      assert.equal(length, size);
+      return maxRss;
+    };
+    const [ours, theirs] = [await upload(port, false), await upload(node.port, false)];
+    // Before: 858 MB against node:http's 597 (chunks, their concatenation, an ArrayBuffer slice).
+    assert.ok(ours < theirs, `Content-Length: rt peak RSS ${ours} KiB, node:http ${theirs} KiB`);
+    const chunked = await upload(port, true);
+    assert.ok(chunked < 2 * theirs, `chunked: rt peak RSS ${chunked} KiB, node:http ${theirs} KiB`);
+  });
+
+  test("rt's body readers: text, json, arrayBuffer, bytes, blob; bodyUsed; a second read fails; request.body still streams", async (t) => {
+    const { port } = await startProgram(
+      t,
+      `const server = rt.serve({ port: 0, async fetch(request) {
+  const how = new URL(request.url).pathname.slice(1);
+  if (how === "stream") {
+    let bytes = 0;
+    for await (const chunk of request.body) bytes += chunk.byteLength;
+    return new Response(String(bytes));
+  }
+  const before = request.bodyUsed;
+  const value = await request[how]();
+  const second = await request.text().then(() => "read again", (error) => error.constructor.name);
+  const shown = how === "json" ? JSON.stringify(value) : how === "blob" ? \`\${value.type} \${value.size}\` : how === "text" ? value : value.byteLength;
+  return new Response(\`\${shown} \${before} \${request.bodyUsed} \${second}\`);
+} });
+console.log(server.port);
+`,
+    );
+    const post = async (how, body = '\ufeff{"a":1}') =>
+      (await fetch(`http://127.0.0.1:${port}/${how}`, { method: "POST", body, headers: { "content-type": "application/json" } })).text();
+    assert.equal(await post("text"), '{"a":1} false true TypeError');
+    assert.equal(await post("json"), '{"a":1} false true TypeError');
+    assert.equal(await post("arrayBuffer"), "10 false true TypeError");
+    assert.equal(await post("bytes"), "10 false true TypeError");
+    assert.equal(await post("blob"), "application/json 10 false true TypeError");
+    assert.equal(await post("stream", "x".repeat(100_000)), "100000");
+  });
+
+  test("server.port and server.url hold the bound port as soon as rt.serve returns, for an IP address too", () => {
+    const program = (hostname) =>
+      `const server = rt.serve({ port: 0, hostname: ${JSON.stringify(hostname)}, fetch: () => new Response("") });
+console.log(server.port > 0, server.url.port === String(server.port) && server.port > 0);
+server.stop();`;
+    assert.deepEqual(rt(["-e", program("127.0.0.1")]), { code: 0, signal: null, stdout: "true true\n", stderr: "" });
+    assert.deepEqual(rt(["-e", program("::1")]), { code: 0, signal: null, stdout: "true true\n", stderr: "" });
+    // A name is resolved first (its port is 0 until then); stop() before that still ends it.
+    assert.deepEqual(rt(["-e", program("localhost")]), { code: 0, signal: null, stdout: "false false\n", stderr: "" });
   });
 });

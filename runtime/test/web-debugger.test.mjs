@@ -13,10 +13,11 @@ const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) 
 const ARTIFACTS = path.join(REPO, "test", ".artifacts");
 
 /** The banner's browser link of a started rt, opened in headless Chromium; page and console errors are collected. */
-async function openDebugger(t, run) {
+async function openDebugger(t, run, edit = (link) => link) {
   await run.banner;
-  const link = /^Inspect in browser:\n {2}(\S+)$/m.exec(run.output.stderr)[1];
-  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#127\.0\.0\.1:\d+\/[0-9a-f-]{36}$/);
+  const printed = /^Inspect in browser:\n {2}(\S+)$/m.exec(run.output.stderr)[1];
+  assert.match(printed, /^http:\/\/127\.0\.0\.1:\d+\/#127\.0\.0\.1:\d+\/[0-9a-f-]{36}$/);
+  const link = edit(printed);
   const { chromium } = await import("playwright-core");
   // Flags as the machine notes prescribe: no background traffic (the network is closed).
   const browser = await chromium.launch({
@@ -81,6 +82,17 @@ test("the web debugger: breakpoint by clicking a line number, variables, console
     errors.filter((error) => !/WebSocket connection to .* failed/.test(error)),
     [],
   );
+});
+
+test("the page debugs the server that served it, whatever host its link's fragment names", async (t) => {
+  if (!CHROMIUM) return skipUnlessCI(t, "Chromium is not installed (Debian package chromium)");
+  const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: path.join(FIXTURES, "inspector") });
+  // A link crafted to point the page at some other debugger (here a port nothing listens on).
+  const { page, errors } = await openDebugger(t, run, (link) => link.replace(/#[^/]+\//, "#127.0.0.1:1/"));
+  await page.getByTestId("status").filter({ hasText: "Paused at app.ts:12" }).waitFor();
+  // rt's own files stay out of the list (their prefixes come over the session now).
+  assert.deepEqual(await page.getByTestId("files").locator("li").allTextContents(), ["inspector/app.ts"]);
+  assert.deepEqual(errors, []);
 });
 
 test("the web debugger reconnects when rt --watch restarts the program, and sets its breakpoints in the new one", async (t) => {

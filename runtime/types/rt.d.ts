@@ -35,6 +35,11 @@ export interface ServeOptions {
   port?: number | string;
   /** The address to listen on; default: every interface. */
   hostname?: string;
+  /**
+   * The largest request body, in bytes; default 128 MiB, as Bun. A larger Content-Length is
+   * answered with 413 before fetch runs; a larger chunked body makes reading it fail (413).
+   */
+  maxRequestBodySize?: number;
   /** Answers a request whose fetch handler threw or rejected; default: the error is logged and a 500 sent. */
   error?(this: Server, error: Error): Response | Promise<Response>;
 }

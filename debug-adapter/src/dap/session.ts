@@ -139,7 +139,7 @@ export class RtDebugSession extends DebugSession {
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     response.body = {
-      threads: [{ id: MAIN_THREAD_ID, name: "main" }, ...[...this.workers].map(([id, { info }]) => ({ id, name: info.title || `worker ${info.workerId}` }))],
+      threads: [{ id: MAIN_THREAD_ID, name: "main" }, ...[...this.workers].map(([id, { info }]) => ({ id, name: workerName(id, info) }))],
     };
     this.sendResponse(response);
   }
@@ -418,4 +418,13 @@ export class RtDebugSession extends DebugSession {
     this.target?.dispose();
     super.shutdown();
   }
+}
+
+/**
+ * A worker thread's label in the call stack: short, and naming the file it runs (`Worker 1:
+ * worker.ts`), numbered as the program's workers are (Node's own ids count rt's threads too).
+ */
+function workerName(threadId: number, info: WorkerInfo): string {
+  const file = decodeURIComponent(info.url.split(/[\\/]/).pop() ?? "");
+  return `Worker ${threadId - MAIN_THREAD_ID}${file ? `: ${file}` : ""}`;
 }

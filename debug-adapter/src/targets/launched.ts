@@ -150,7 +150,10 @@ export class LaunchedProgram implements DebugTarget {
     if (run.connection !== cdp) return;
     this.events.disconnected();
     if (this.run !== run || this.stopping) return;
-    if (!this.args.watchMode || !run.notify || run.ended) {
+    // While the launched process lives, another program of it may report in: rt --watch restarting
+    // it (watchMode, or --watch in runtimeArgs or in the script itself), or the next rt of a script.
+    // A program started in the terminal is followed only under watchMode: its end is not seen.
+    if (!run.notify || run.ended || (!run.child && !this.args.watchMode)) {
       // A spawned program's end is reported when its process closes.
       if (!run.child) this.events.ended();
       return;

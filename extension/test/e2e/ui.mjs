@@ -48,6 +48,29 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
       },
     };
 
+    /** What F5 brought up: rt's session (the debug toolbar) or VS Code's debugger picker. */
+    const expectSession = async (what) => {
+      // (The wait that loses the race ends quietly: no unhandled rejection after its timeout.)
+      const first = await Promise.race([
+        page
+          .locator(".quick-input-widget .monaco-list-row")
+          .first()
+          .waitFor({ timeout: 15_000 })
+          .then(
+            () => "picker",
+            () => "none",
+          ),
+        page
+          .locator(".debug-toolbar")
+          .waitFor({ timeout: 15_000 })
+          .then(
+            () => "session",
+            () => "none",
+          ),
+      ]);
+      if (first !== "session") throw new Error(`${what}: expected rt's session to start without a question, got ${first}`);
+    };
+
     // 1. Run Script lens in package.json -> the script's output in the terminal.
     await steps.open("app/package.json");
     const lens = page.locator(".contentWidgets .codelens-decoration a", { hasText: "Run Script" });
@@ -75,25 +98,7 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.keyboard.press("F5");
     // VS Code's JavaScript debugger claims TypeScript too, so VS Code's own F5 would ask which
     // debugger to use; in a folder that uses rt (app's scripts run rt) rt's F5 starts at once.
-    // (The wait that loses the race ends quietly: no unhandled rejection after its timeout.)
-    const first = await Promise.race([
-      page
-        .locator(".quick-input-widget .monaco-list-row")
-        .first()
-        .waitFor({ timeout: 15_000 })
-        .then(
-          () => "picker",
-          () => "none",
-        ),
-      page
-        .locator(".debug-toolbar")
-        .waitFor({ timeout: 15_000 })
-        .then(
-          () => "session",
-          () => "none",
-        ),
-    ]);
-    if (first !== "session") throw new Error(`F5 on debug-me.ts: expected rt's session to start without a question, got ${first}`);
+    await expectSession("F5 on debug-me.ts");
     log("F5 started rt's debugger without asking which debugger");
     await page.locator(".debug-toolbar").waitFor({ timeout: 30_000 });
     const paused = page.locator(".editor-instance .debug-top-stack-frame-line");
@@ -106,6 +111,26 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.keyboard.press("F5");
     await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
     log("continued to the end");
+
+    await steps.open("app/hello.ts");
+    // F5 pressed at once after switching editors, and at once after ending a session (the moments
+    // a context key set by the extension could lag behind the workbench): rt's session every time.
+    for (let round = 1; round <= 5; round++) {
+      // Switching by the editor tabs: away (a TypeScript file, package.json), back, and F5 at once.
+      await page.locator(".tabs-container .tab", { hasText: round % 2 ? "hello.ts" : "package.json" }).click();
+      await page.locator(".tabs-container .tab", { hasText: "debug-me.ts" }).click();
+      await page.keyboard.press("F5");
+      await expectSession(`round ${round}: F5 right after switching editors`);
+      await paused.first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press("Shift+F5");
+      await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+      await page.keyboard.press("F5");
+      await expectSession(`round ${round}: F5 right after ending a session`);
+      await paused.first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press("Shift+F5");
+      await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    }
+    log("10 F5 presses right after switching editors or ending a session: rt's session each time, never the picker");
 
     // The editor title's Run File button runs the file in a task terminal.
     await page.locator('.editor-actions [aria-label^="Run File"]').first().click();

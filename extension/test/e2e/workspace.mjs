@@ -1,5 +1,6 @@
 // The multi-root workspace the extension is tested in: the app fixture (scripts with pre/post
-// hooks, TypeScript files to run and debug), a generated 50-package monorepo, a folder
+// hooks, TypeScript files to run and debug), the service fixture (a package whose "main" is its
+// entry, a library module, a `dev` script that runs rt --watch), a generated 50-package monorepo, a folder
 // without package.json, and a project with its own rt in node_modules (this repository's runtime
 // package, linked as npm links a dependency).
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ export const MONOREPO_PACKAGES = 50;
 export function makeWorkspace(dir) {
   cpSync(path.join(FIXTURES, "app"), path.join(dir, "app"), { recursive: true });
   cpSync(path.join(FIXTURES, "empty"), path.join(dir, "empty"), { recursive: true });
+  cpSync(path.join(FIXTURES, "service"), path.join(dir, "service"), { recursive: true });
   const mono = path.join(dir, "mono");
   const json = (file, value) => writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
   mkdirSync(mono, { recursive: true });
@@ -38,6 +40,6 @@ export function makeWorkspace(dir) {
     scripts: { which: `node -e "require('fs').writeFileSync('which-rt.txt', process.env.npm_execpath)"`, nested: "rt run which" },
   });
   const workspace = path.join(dir, "rt.code-workspace");
-  json(workspace, { folders: [{ path: "app" }, { path: "mono" }, { path: "empty" }, { path: "project" }], settings: {} });
+  json(workspace, { folders: [{ path: "app" }, { path: "mono" }, { path: "empty" }, { path: "project" }, { path: "service" }], settings: {} });
   return workspace;
 }

@@ -17,7 +17,8 @@ suite("tasks", () => {
     );
     const hello = byFolder("app").find((task) => task.name === "hello");
     assert.deepEqual(hello.definition, { type: "rt", script: "hello", packageDir: folder("app").uri.fsPath });
-    assert.equal(hello.detail, "echo hello from the hello script && echo hello >> hooks.log");
+    // Not the npm extension's detail for the same script (its body alone): the two are told apart.
+    assert.equal(hello.detail, "rt run hello: echo hello from the hello script && echo hello >> hooks.log");
     // The 50-package monorepo: the root's script and 2 per member package.
     const mono = byFolder("mono");
     assert.equal(mono.length, 1 + 50 * 2);
@@ -83,7 +84,7 @@ suite("tasks", () => {
     const execution = await vscode.commands.executeCommand("rt.runFile", file);
     assert.equal(await taskExit(execution), 1);
     const [diagnostic] = await eventually(() => {
-      const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt");
+      const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt run");
       return found.length ? found : undefined;
     }, `a diagnostic for ${name} from rt's problem matchers`);
     return diagnostic;
@@ -101,5 +102,29 @@ suite("tasks", () => {
     assert.equal(diagnostic.message, "value 2 is out of range");
     assert.equal(diagnostic.code, "RangeError");
     assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character], [3, 10]);
+  });
+
+  test("a run that fails on a broken rtfig.toml: Problems names the config line ($rt-config) and the language server's diagnostic stays", async () => {
+    const dir = folder("service").uri.fsPath;
+    const config = vscode.Uri.file(path.join(dir, "rtfig.toml"));
+    writeFileSync(config.fsPath, "# rt reads this file for its defaults\nconsole-depth = -1\n");
+    const from = (source) => vscode.languages.getDiagnostics(config).filter((diagnostic) => diagnostic.source === source);
+    try {
+      await vscode.window.showTextDocument(config);
+      await eventually(() => from("rt").length > 0, "the language server's diagnostic on rtfig.toml", 30_000);
+      const execution = await vscode.commands.executeCommand("rt.runScript", { packageDir: dir, script: "start" });
+      assert.equal(await taskExit(execution), 2);
+      const [problem] = await eventually(() => {
+        const found = from("rt run");
+        return found.length ? found : undefined;
+      }, "the failed run's problem on rtfig.toml");
+      assert.equal(problem.message, 'invalid value for "console-depth": expected a whole number >= 0, got -1');
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.deepEqual([problem.range.start.line, problem.range.start.character], [1, 0]);
+      assert.equal(from("rt").length, 1, "the language server's diagnostic is still there");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      rmSync(config.fsPath, { force: true });
+    }
   });
 });

@@ -58,11 +58,14 @@ suite("secrets panel actions", () => {
     assert.equal(secretTool("search", "--all", "service", service).stdout.match(/^\[\//gm)?.length, 1);
   });
 
-  test("delete without confirmation keeps the value; confirmed, it removes it", async () => {
+  test("delete without confirmation keeps the value; confirmed, it removes it, and its copied value leaves the clipboard", async () => {
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.copy", account), true);
     assert.equal(await vscode.commands.executeCommand("rt.secrets.delete", account, { confirmed: false }), false);
     assert.equal(secretTool("lookup", "service", service, "username", "alice").stdout, "n3w");
+    assert.equal(await vscode.env.clipboard.readText(), "n3w");
     assert.equal(await vscode.commands.executeCommand("rt.secrets.delete", account, { confirmed: true }), true);
     assert.equal(secretTool("lookup", "service", service, "username", "alice").code, 1);
+    assert.equal(await vscode.env.clipboard.readText(), "", "the deleted secret's value is not left on the clipboard");
   });
 
   test("track and untrack a service", async () => {

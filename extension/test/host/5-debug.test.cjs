@@ -2,7 +2,7 @@
 // way Debug File and F5 (no launch.json) start one, the top stack frame at the breakpoint's line,
 // then continue to the program's end.
 const assert = require("node:assert/strict");
-const { readFileSync } = require("node:fs");
+const { mkdirSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const vscode = require("vscode");
 const { eventually, folder, followSession, metric, path, pressContinue } = require("./support.cjs");
 
@@ -168,5 +168,110 @@ suite("debugger", () => {
   test("Debug Script for a folder without package.json starts nothing", async () => {
     const started = await vscode.commands.executeCommand("rt.debugScript", { packageDir: folder("empty").uri.fsPath, script: "nothing" });
     assert.equal(started, false);
+  });
+
+  test("F5 in a library file (src/lib/math.ts) starts the package's entry, says so, and stops in the library", async () => {
+    const dir = folder("service").uri.fsPath;
+    const library = path.join(dir, "src", "lib", "math.ts");
+    const inLibrary = breakpointAt(library, "return sum");
+    await vscode.window.showTextDocument(vscode.Uri.file(library));
+    // rt.f5 is what the F5 key runs in a folder that uses rt; an empty configuration is F5 with rt picked.
+    const starts = [() => vscode.commands.executeCommand("rt.f5"), () => vscode.debug.startDebugging(folder("service"), { type: "rt", name: "", request: "" })];
+    try {
+      for (const start of starts) {
+        const follow = followSession();
+        try {
+          assert.equal(await start(), true, "the session started");
+          const session = await follow.started;
+          await follow.until(() => follow.seen.stopped.length > 0, "the breakpoint in math.ts");
+          const { stackFrames } = await session.customRequest("stackTrace", { threadId: follow.seen.stopped[0].threadId, startFrame: 0, levels: 2 });
+          assert.deepEqual(
+            stackFrames.map((frame) => [path.basename(frame.source.path), frame.line]),
+            [
+              ["math.ts", inLibrary.line],
+              ["main.ts", 6],
+            ],
+          );
+          assert.match(
+            follow.seen.output,
+            /^rt: src\/lib\/math\.ts is not a program \(it only declares and exports\); starting the package's entry src\/main\.ts \(package\.json main\)\n/,
+          );
+          await pressContinue();
+          await follow.terminated;
+          assert.match(follow.seen.output, /total: 7/);
+        } finally {
+          follow.dispose();
+        }
+      }
+    } finally {
+      vscode.debug.removeBreakpoints([inLibrary.breakpoint]);
+    }
+  });
+
+  /**
+   * Starts a program that runs under rt --watch, then edits src/main.ts in its editor and saves it
+   * three times: after each save the restarted program stops on the breakpoint in the library.
+   */
+  async function watchThroughThreeSaves(start) {
+    const dir = folder("service").uri.fsPath;
+    const entry = vscode.Uri.file(path.join(dir, "src", "main.ts"));
+    const original = readFileSync(entry.fsPath, "utf8");
+    const inLibrary = breakpointAt(path.join(dir, "src", "lib", "math.ts"), "return sum");
+    const follow = followStops();
+    try {
+      assert.equal(await start(), true, "the session started");
+      for (let save = 0; save <= 3; save++) {
+        if (save > 0) {
+          const editor = await vscode.window.showTextDocument(entry);
+          const line = editor.document
+            .getText()
+            .split("\n")
+            .findIndex((text) => text.startsWith("const prices"));
+          await editor.edit((builder) => builder.replace(editor.document.lineAt(line).range, `const prices = [3, 4, ${save}];`));
+          assert.equal(await editor.document.save(), true);
+        }
+        await eventually(() => follow.stops.length > save, `the breakpoint after ${save} save(s); output: ${follow.output()}`, 30_000);
+        const { session, body } = follow.stops[save];
+        const { stackFrames } = await session.customRequest("stackTrace", { threadId: body.threadId, startFrame: 0, levels: 1 });
+        assert.deepEqual([path.basename(stackFrames[0].source.path), stackFrames[0].line], ["math.ts", inLibrary.line]);
+        const sum = await session.customRequest("evaluate", { expression: "sum", frameId: stackFrames[0].id, context: "watch" });
+        assert.equal(sum.result, String(7 + save), "the program runs the saved text");
+        await session.customRequest("continue", { threadId: body.threadId });
+      }
+      assert.equal((follow.output().match(/the debugger reattached/g) ?? []).length, 3);
+    } finally {
+      await vscode.debug.stopDebugging();
+      follow.dispose();
+      vscode.debug.removeBreakpoints([inLibrary.breakpoint]);
+      writeFileSync(entry.fsPath, original);
+      await eventually(() => vscode.debug.activeDebugSession === undefined, "the session to end", 30_000);
+    }
+  }
+
+  test("Debug Script on a script that runs rt --watch stops on the breakpoint after each of three saves", async () => {
+    await watchThroughThreeSaves(() => vscode.commands.executeCommand("rt.debugScript", { packageDir: folder("service").uri.fsPath, script: "dev" }));
+  });
+
+  test("a launch.json configuration with --watch stops on the breakpoint after each of three saves", async () => {
+    const service = folder("service");
+    const dir = path.join(service.uri.fsPath, ".vscode");
+    const configurations = () => vscode.workspace.getConfiguration("launch", service.uri).get("configurations", []);
+    mkdirSync(dir, { recursive: true });
+    const configuration = {
+      type: "rt",
+      request: "launch",
+      name: "service (watch)",
+      program: "${workspaceFolder}/src/main.ts",
+      runtimeArgs: ["--watch"],
+      cwd: "${workspaceFolder}",
+    };
+    writeFileSync(path.join(dir, "launch.json"), JSON.stringify({ version: "0.2.0", configurations: [configuration] }, null, 2));
+    try {
+      await eventually(() => configurations().length === 1, "VS Code to read the launch.json");
+      await watchThroughThreeSaves(() => vscode.debug.startDebugging(service, "service (watch)"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await eventually(() => configurations().length === 0, "the launch.json to be gone");
+    }
   });
 });

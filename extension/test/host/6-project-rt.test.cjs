@@ -29,9 +29,11 @@ suite("the project's rt", () => {
     assert.ok((await whichRt("which")).startsWith(projectRt + path.sep), "the script ran on the project's rt");
     const projectTask = await task("project", "which");
     const appTask = await task("app", "hello");
-    assert.notEqual(projectTask.execution.process, appTask.execution.process);
-    // Each task starts a launcher that names its runtime package.
-    const launcherOf = (task) => readFileSync(task.execution.process, "utf8");
+    // Each task starts `rt` (so its header reads `rt run …`): the launcher first on the task's
+    // PATH, which names its runtime package.
+    assert.equal(appTask.execution.process, "rt");
+    const launcherOf = (task) => readFileSync(path.join(task.execution.options.env.PATH.split(path.delimiter)[0], "rt"), "utf8");
+    assert.notEqual(launcherOf(projectTask), launcherOf(appTask));
     assert.ok(launcherOf(projectTask).includes(path.join(folder("project").uri.fsPath, "node_modules", "rt-runtime")), launcherOf(projectTask));
     assert.ok(launcherOf(appTask).includes(path.join(extensionPath(), "runtime")), launcherOf(appTask));
   });

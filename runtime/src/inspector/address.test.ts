@@ -27,7 +27,23 @@ for (const [raw, reason] of [
   });
 }
 
-test("loopback hosts", () => {
-  for (const host of ["127.0.0.1", "localhost", "::1"]) assert.equal(isLoopback(host), true, host);
-  for (const host of ["0.0.0.0", "192.168.1.2", "example.com"]) assert.equal(isLoopback(host), false, host);
+test("loopback hosts: 127.0.0.0/8 in any spelling the resolver reads, ::1, localhost", () => {
+  for (const host of [
+    "127.0.0.1",
+    "127.1",
+    "127.255.0.9",
+    "0x7f.1",
+    "2130706433",
+    "localhost",
+    "LocalHost",
+    "app.localhost",
+    "::1",
+    "[::1]",
+    "::ffff:127.0.0.1",
+  ]) {
+    assert.equal(isLoopback(host), true, host);
+  }
+  for (const host of ["0.0.0.0", "::", "128.0.0.1", "126.255.255.255", "192.168.1.2", "example.com", "127.0.0.1.example.com", "localhost.example", "::2"]) {
+    assert.equal(isLoopback(host), false, host);
+  }
 });

@@ -1,4 +1,5 @@
 // The value of --inspect / --inspect-wait / --inspect-brk: `[[host:]port[/prefix]]`.
+import { BlockList, isIP } from "node:net";
 import { UsageError } from "../errors.js";
 
 export interface InspectorAddress {
@@ -28,9 +29,22 @@ export function parseInspectorAddress(flag: string, raw: string): InspectorAddre
   return { host: host?.replace(/^\[|\]$/g, "") ?? DEFAULT_INSPECTOR_HOST, port, prefix: prefix || undefined };
 }
 
-/** Loopback hosts need no warning: nobody else can connect. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/**
+ * Whether a host (a name, an IP address, in brackets or not) is this machine's loopback:
+ * 127.0.0.0/8, ::1 (IPv4-mapped too), localhost and *.localhost (which resolve there). Short
+ * IPv4 forms (127.1, 0x7f.1), which the resolver reads as addresses, are normalized as URLs are.
+ */
 export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const name = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  const family = isIP(name);
+  if (family !== 0) return LOOPBACK.check(name, family === 6 ? "ipv6" : "ipv4");
+  const url = URL.canParse(`http://${name}/`) ? new URL(`http://${name}/`) : undefined;
+  return url !== undefined && isIP(url.hostname) === 4 && LOOPBACK.check(url.hostname, "ipv4");
 }
 
 /** `host:port` as it appears in URLs (IPv6 in brackets). */

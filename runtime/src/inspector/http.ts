@@ -32,8 +32,9 @@ const HOST_NAME = /^[A-Za-z0-9.-]+$/;
 /**
  * DNS-rebinding protection, as Node's inspector does: the Host must be an IP literal or
  * localhost, and parse (else 400, as Node answers). Browsers send an Origin: pages from loopback
- * HTTP origins (rt's own page, Chrome's DevTools frontend as Chromium serves it) and devtools://
- * may connect; any other page may not.
+ * HTTP origins (rt's own page, Chrome's DevTools frontend as Chromium serves it), devtools://,
+ * and the page this server served itself (same origin: its host:port is the Host, which is an IP
+ * address or localhost, so no rebinding name) may connect; any other page may not.
  */
 export function refusal(request: IncomingMessage): Refusal | undefined {
   const host = request.headers.host;
@@ -42,24 +43,19 @@ export function refusal(request: IncomingMessage): Refusal | undefined {
   if (!match || !name || (match[2] !== undefined && !HOST_NAME.test(name)) || Number(match[3] ?? 0) > 65535 || (match[1] !== undefined && isIP(name) !== 6)) {
     return { status: 400, text: `Bad Request: the Host header ${JSON.stringify(host ?? "")} is not a host[:port]\n` };
   }
-  if (!isIP(name) && !isLoopbackName(name)) return { status: 403, text: `Forbidden: Host ${JSON.stringify(host)} is not an IP address or localhost\n` };
+  if (!isIP(name) && !isLoopback(name)) return { status: 403, text: `Forbidden: Host ${JSON.stringify(host)} is not an IP address or localhost\n` };
   const origin = request.headers.origin;
-  if (origin !== undefined && !allowedOrigin(origin))
+  if (origin !== undefined && !allowedOrigin(origin, host!))
     return { status: 403, text: `Forbidden: pages from ${JSON.stringify(origin)} may not use the debugger\n` };
   return undefined;
 }
 
-function isLoopbackName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower === "localhost" || lower.endsWith(".localhost");
-}
-
-function allowedOrigin(origin: string): boolean {
+function allowedOrigin(origin: string, host: string): boolean {
   if (origin.startsWith("devtools://")) return true;
   if (!URL.canParse(origin)) return false;
   const url = new URL(origin);
-  const name = url.hostname.replace(/^\[|\]$/g, "");
-  return (url.protocol === "http:" || url.protocol === "https:") && (isLoopback(name) || isLoopbackName(name));
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  return isLoopback(url.hostname) || (url.protocol === "http:" && url.host === new URL(`http://${host}/`).host);
 }
 
 /** The path of a request's target without its query, or undefined when it is not a path. */
@@ -84,7 +80,14 @@ const TYPES: Readonly<Record<string, string>> = {
 
 export function serveHttp(target: DebugTarget, request: IncomingMessage, response: ServerResponse): void {
   const send = (status: number, type: string, body: string | Buffer) => {
-    response.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
+    // No other page may frame the debugger (clickjacking its buttons); it talks to its own
+    // origin only, whatever its URL's fragment names.
+    response.writeHead(status, {
+      "Content-Type": type,
+      "Cache-Control": "no-store",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": "frame-ancestors 'none'; connect-src 'self'",
+    });
     response.end(body);
   };
   const text = (status: number, body: string) => send(status, "text/plain; charset=utf-8", body);
@@ -118,10 +121,6 @@ export function serveHttp(target: DebugTarget, request: IncomingMessage, respons
   const tabCommand = /^\/json\/(activate|close|new)(?:\/(.*))?$/.exec(pathname);
   if (tabCommand?.[1] === "activate") return tabCommand[2] === id ? text(200, "Target activated\n") : text(404, `No such target id: ${tabCommand[2] ?? ""}\n`);
   if (tabCommand) return text(405, `rt debugs one program: /json/${tabCommand[1]} does not apply (use /json/list)\n`);
-  if (pathname === "/rt.json") {
-    // What the web debugger leaves out of its file list: rt's own launcher and bundle.
-    return send(200, "application/json", JSON.stringify({ internal: internalUrls(dist) }));
-  }
   if (pathname === socketPath) return text(426, "Upgrade Required: this is the inspector's WebSocket\n");
   const asset = ASSETS[pathname];
   if (!asset) return text(404, "Not Found\n");

@@ -15,6 +15,7 @@ import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
 import { internalUrls, refusal, requestPath, serveHttp, type DebugTarget } from "./http.js";
+import { INTERNAL_URLS_METHOD } from "./rt-methods.js";
 import { STATE, type InspectorSettings } from "./shared.js";
 import { isCommonJsWrapperStop, isHoldingStop } from "./stop-policy.js";
 
@@ -320,6 +321,8 @@ function bridge(client: WebSocket): void {
         error: { code: INVALID_REQUEST, message: "Expected {id: number, method: string, params?: object}" },
       });
     }
+    // Only a session (whose holder can run code here anyway) learns where rt is installed.
+    if (method === INTERNAL_URLS_METHOD) return reply({ id: messageId, result: { prefixes: internalPrefixes() } });
     if (method === "NodeRuntime.notifyWhenWaitingForDisconnect") ending.notifyWhenWaiting = (params as { enabled?: unknown } | undefined)?.enabled === true;
     if (method === "Runtime.runIfWaitingForDebugger") {
       // Releases a program started with --inspect-wait / --inspect-brk (armed first).
@@ -442,9 +445,13 @@ interface Frame {
   location?: { scriptId: string };
 }
 
-let internalPrefixes: readonly string[] | undefined;
+let internal: readonly string[] | undefined;
+
+function internalPrefixes(): readonly string[] {
+  internal ??= internalUrls(path.dirname(data.uiDirectory));
+  return internal;
+}
 
 function isInternal(url: string): boolean {
-  internalPrefixes ??= internalUrls(path.dirname(data.uiDirectory));
-  return url !== "" && internalPrefixes.some((prefix) => url.startsWith(prefix));
+  return url !== "" && internalPrefixes().some((prefix) => url.startsWith(prefix));
 }

@@ -24,3 +24,10 @@ export const SAFE_WORD = /^[\w@%+=:,./-]+$/;
 export const RUNNABLE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"];
 
 export const NO_SHELL_MESSAGE = "No shell found on PATH (looked for bash, sh and zsh); install one, or run scripts with --shell=rt";
+
+/**
+ * The guardian of running scripts (process.ts): each line rt writes is the list of their process
+ * groups (`-pid -pid`); when rt ends, however it ends, the pipe reaches end-of-file and the last
+ * list gets SIGKILL.
+ */
+export const GUARDIAN_PROGRAM = `while read -r line; do groups=$line; done; [ -z "$groups" ] || kill -KILL $groups`;

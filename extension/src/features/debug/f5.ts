@@ -1,59 +1,75 @@
-// F5 with no launch.json on a TypeScript file of a folder that uses rt (rt in its package.json, an
-// rtfig.toml, or an rt.* setting of the workspace) starts rt's debugger on the file. VS Code's own
-// F5 would ask which debugger to use (its JavaScript debugger claims TypeScript too); the
-// extension's F5 keybinding takes over only where the context key below holds, so elsewhere VS
-// Code's usual choice stays.
+// F5 with no launch.json in a folder that uses rt (rt in its package.json, an rtfig.toml, or an
+// rt.* setting of the workspace) starts rt's debugger on the project's program (program.ts):
+// VS Code's own F5 would ask which debugger to use (its JavaScript debugger claims TypeScript
+// too). The keybinding holds in every window with such a folder, whatever editor is active: a
+// context key that followed the active editor reached the workbench a round trip after the
+// switch, and an F5 pressed in between (right after switching editors or ending a session) got
+// VS Code's picker. The command itself decides, with the editor the user sees now, and hands
+// anything that is not rt's (another folder, a launch.json, no editor) to VS Code's own F5.
 import { readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { CONTEXT_KEYS, SETTINGS } from "../../contributions.js";
+import { COMMANDS, CONTEXT_KEYS, SETTINGS } from "../../contributions.js";
+import { type Program, programFor } from "./program.js";
 
-const TYPESCRIPT = new Set([".ts", ".tsx", ".mts", ".cts"]);
 /** `rt` as a command in a package.json script (`rt app.ts`, `… && rt run build`). */
 const RT_COMMAND = /(^|[\s;&|(])rt(\s|$)/;
+/** VS Code's own F5 (Start Debugging). */
+const VSCODE_F5 = "workbench.action.debug.start";
 
-/** `preload`: called when F5 would debug the active file, to get the first session ready. */
-export function registerF5(context: vscode.ExtensionContext, preload: () => void): void {
+/**
+ * `preload`: called when F5 would start rt's debugger, to get the first session ready.
+ * `start`: starts the session of a program F5 picked.
+ */
+export function registerF5(
+  context: vscode.ExtensionContext,
+  preload: () => void,
+  start: (folder: vscode.WorkspaceFolder, program: Program) => Thenable<boolean>,
+): void {
   const folders = new Map<string, Promise<boolean>>();
   let current: boolean | undefined;
-  const update = async () => {
-    const value = await debugsActiveFile(folders);
+  // Every folder is read at once, at activation: F5 pressed right after the window opens finds
+  // the answer ready.
+  const reread = async () => {
+    folders.clear();
+    const all = vscode.workspace.workspaceFolders ?? [];
+    for (const folder of all) folders.set(folder.uri.fsPath, usesRt(folder));
+    const value = (await Promise.all(all.map((folder) => folders.get(folder.uri.fsPath)))).some(Boolean);
     if (value) preload();
     if (value === current) return;
     current = value;
-    await vscode.commands.executeCommand("setContext", CONTEXT_KEYS.f5DebugsFile, value);
+    await vscode.commands.executeCommand("setContext", CONTEXT_KEYS.f5, value);
   };
-  // Every folder is read at once, not when its first TypeScript file opens: F5 pressed right after
-  // opening one finds the answer ready (reading package.json then could lose that race).
-  const reread = () => {
-    folders.clear();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) folders.set(folder.uri.fsPath, usesRt(folder));
-    void update();
+  const f5 = async (): Promise<unknown> => {
+    const document = vscode.window.activeTextEditor?.document;
+    const folder = document?.uri.scheme === "file" ? vscode.workspace.getWorkspaceFolder(document.uri) : undefined;
+    if (!document || !folder || hasLaunchConfigurations(folder) || !(await (folders.get(folder.uri.fsPath) ?? usesRt(folder)))) {
+      return vscode.commands.executeCommand(VSCODE_F5);
+    }
+    const program = await programFor(document.uri.fsPath, folder.uri.fsPath, document.getText());
+    if (!program) {
+      void vscode.window.showErrorMessage(
+        `rt: F5 found no program to debug: ${path.basename(document.uri.fsPath)} is not a file rt runs and the package names no entry ("main" or a "start" script in package.json).`,
+      );
+      return false;
+    }
+    return start(folder, program);
   };
   context.subscriptions.push(
-    vscode.window.onDidChangeActiveTextEditor(() => void update()),
+    vscode.commands.registerCommand(COMMANDS.f5.id, f5),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration("launch") || event.affectsConfiguration("rt")) reread();
+      if (event.affectsConfiguration("rt")) void reread();
     }),
     vscode.workspace.onDidSaveTextDocument((document) => {
-      if (["package.json", "rtfig.toml"].includes(path.basename(document.uri.fsPath))) reread();
+      if (["package.json", "rtfig.toml"].includes(path.basename(document.uri.fsPath))) void reread();
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(reread),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void reread()),
   );
-  reread();
+  void reread();
 }
 
-async function debugsActiveFile(folders: Map<string, Promise<boolean>>): Promise<boolean> {
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  if (uri?.scheme !== "file" || !TYPESCRIPT.has(path.extname(uri.fsPath))) return false;
-  const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder || hasLaunchConfigurations(folder)) return false;
-  let uses = folders.get(folder.uri.fsPath);
-  if (!uses) folders.set(folder.uri.fsPath, (uses = usesRt(folder)));
-  return uses;
-}
-
-function hasLaunchConfigurations(folder: vscode.WorkspaceFolder): boolean {
+/** A launch.json of the folder (or the workspace) has configurations: VS Code's F5 runs them. */
+export function hasLaunchConfigurations(folder: vscode.WorkspaceFolder): boolean {
   const launch = vscode.workspace.getConfiguration("launch", folder.uri);
   return launch.get<unknown[]>("configurations", []).length > 0 || launch.get<unknown[]>("compounds", []).length > 0;
 }
@@ -74,7 +90,9 @@ async function usesRt(folder: vscode.WorkspaceFolder): Promise<boolean> {
     return true;
   try {
     const manifest = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Record<string, Record<string, unknown> | undefined>;
-    const dependencies = ["dependencies", "devDependencies", "optionalDependencies"].some((field) => manifest[field]?.["rt"] !== undefined);
+    const dependencies = ["dependencies", "devDependencies", "optionalDependencies"].some(
+      (field) => manifest[field]?.["rt"] !== undefined || manifest[field]?.["rt-runtime"] !== undefined,
+    );
     return dependencies || Object.values(manifest["scripts"] ?? {}).some((script) => typeof script === "string" && RT_COMMAND.test(script));
   } catch {
     return false;

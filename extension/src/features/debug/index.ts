@@ -1,14 +1,20 @@
 // Debugger type "rt": the adapter runs inline (in the extension host), F5 with no launch.json
-// debugs the active file (without VS Code asking which debugger in a folder that uses rt, f5.ts), "Debug: Select and Start Debugging" offers one configuration per
-// package.json script, and Debug File / Debug Script start sessions directly.
+// debugs the project's program (without VS Code asking which debugger in a folder that uses rt,
+// f5.ts), "Debug: Select and Start Debugging" offers one configuration per package.json script,
+// and Debug File / Debug Script start sessions directly.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
-import { runtimeExecutable } from "../../rt-executable.js";
+import { checkedRuntime, runtimeExecutable } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
+import { warnIfUnusable } from "../runtime/index.js";
 import { listScripts } from "../tasks/scripts.js";
 import type * as Adapter from "./adapter.js";
 import { registerF5 } from "./f5.js";
+import { type Program, programFor } from "./program.js";
+
+/** A launch configuration's note for the Debug Console (why F5 started another file than the active one). */
+const NOTICE = "__rtNotice";
 
 export function register(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
@@ -26,7 +32,7 @@ export function register(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
     vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
   );
-  registerF5(context, preloadAdapter);
+  registerF5(context, preloadAdapter, (folder, program) => startSession(folder, programConfiguration(program, folder)));
   // A program started ahead of a session that never came is ended with the extension.
   context.subscriptions.push({ dispose: () => loadedAdapter?.discardPrelaunched() });
 }
@@ -56,12 +62,30 @@ export function preloadAdapter(): void {
 async function createDebugAdapterDescriptor(session: vscode.DebugSession): Promise<vscode.DebugAdapterDescriptor> {
   const executable = await runtimeExecutable(scopeOf(session.configuration) ?? session.workspaceFolder?.uri);
   const { RtDebugSession: Session } = adapterModule();
+  const adapter = new Session({ runtimeExecutable: executable });
+  const notice = session.configuration[NOTICE];
+  if (typeof notice === "string") {
+    // Said before the program's first output: as the launch request arrives.
+    const handle = adapter.handleMessage.bind(adapter);
+    adapter.handleMessage = (message) => {
+      if (message.type === "request" && (message as { command?: string }).command === "launch") {
+        adapter.sendEvent({ type: "event", event: "output", seq: 0, body: { category: "console", output: notice } } as DebugProtocolOutputEvent);
+      }
+      handle(message);
+    };
+  }
   // The session is a DAP implementation object; VS Code's inline adapter type is structural.
-  return new vscode.DebugAdapterInlineImplementation(new Session({ runtimeExecutable: executable }) as unknown as vscode.DebugAdapter);
+  return new vscode.DebugAdapterInlineImplementation(adapter as unknown as vscode.DebugAdapter);
 }
+
+type DebugProtocolOutputEvent = Parameters<Adapter.RtDebugSession["sendEvent"]>[0];
 
 function fileConfiguration(file: string, folder: vscode.WorkspaceFolder | undefined): vscode.DebugConfiguration {
   return { type: DEBUG_TYPE, request: "launch", name: `Debug ${path.basename(file)}`, program: file, cwd: folder?.uri.fsPath ?? path.dirname(file) };
+}
+
+function programConfiguration(program: Program, folder: vscode.WorkspaceFolder): vscode.DebugConfiguration {
+  return { ...fileConfiguration(program.file, folder), ...(program.notice ? { [NOTICE]: program.notice } : {}) };
 }
 
 function scriptConfiguration(packageDir: string, script: string, label = script): vscode.DebugConfiguration {
@@ -76,25 +100,39 @@ function initialConfigurations(): vscode.DebugConfiguration[] {
   ];
 }
 
-/** F5 with no launch.json (an empty configuration): debug the active editor's file (known now: it starts now). */
+/**
+ * F5 with no launch.json (an empty configuration): debug the active editor's file, or its
+ * package's entry when the file is not a program (known now: it starts now).
+ */
 async function resolveDebugConfiguration(
   folder: vscode.WorkspaceFolder | undefined,
   configuration: vscode.DebugConfiguration,
 ): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
   const document = vscode.window.activeTextEditor?.document;
-  if (document?.uri.scheme !== "file" || !(RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))) {
-    void vscode.window.showErrorMessage(`rt: with no launch.json, F5 debugs the active file: open a ${RUNNABLE_EXTENSIONS.join(", ")} file first.`);
+  const root = document && (folder ?? vscode.workspace.getWorkspaceFolder(document.uri));
+  const program =
+    document?.uri.scheme !== "file"
+      ? undefined
+      : root
+        ? await programFor(document.uri.fsPath, root.uri.fsPath, document.getText())
+        : (RUNNABLE_EXTENSIONS as readonly string[]).includes(path.extname(document.uri.fsPath))
+          ? { file: document.uri.fsPath }
+          : undefined;
+  if (!program) {
+    void vscode.window.showErrorMessage(
+      `rt: with no launch.json, F5 debugs the active file or its package's entry: open a ${RUNNABLE_EXTENSIONS.join(", ")} file first.`,
+    );
     return undefined;
   }
-  return readyToLaunch(fileConfiguration(document.uri.fsPath, folder ?? vscode.workspace.getWorkspaceFolder(document.uri)));
+  return readyToLaunch(root ? programConfiguration(program, root) : fileConfiguration(program.file, undefined));
 }
 
 /** The last step before VS Code starts the adapter (for launch.json's configurations, after `${…}` are replaced). */
 function resolveDebugConfigurationWithSubstitutedVariables(
   _folder: vscode.WorkspaceFolder | undefined,
   configuration: vscode.DebugConfiguration,
-): Promise<vscode.DebugConfiguration> {
+): Promise<vscode.DebugConfiguration | undefined> {
   return readyToLaunch(configuration);
 }
 
@@ -108,10 +146,17 @@ function scopeOf(configuration: vscode.DebugConfiguration): vscode.Uri | undefin
  * A configuration as the adapter will get it, its program started ahead (see startSession) unless
  * a preLaunchTask (which VS Code runs after this) may write what rt reads as it starts. A launch
  * has the rt in use first on PATH, as tasks do, so a script that calls `rt` runs the same one.
+ * Undefined (no session, and no offer to open launch.json) when that rt cannot run: the user
+ * gets the one message the extension gives for it.
  */
-async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
+async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration.request !== "launch") return configuration;
-  const executable = await runtimeExecutable(scopeOf(configuration));
+  const runtime = await checkedRuntime(scopeOf(configuration));
+  if (!runtime.version.ok) {
+    void warnIfUnusable(runtime);
+    return undefined;
+  }
+  const { executable } = runtime;
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   const ready =
     env["PATH"] !== undefined
@@ -157,7 +202,9 @@ async function startSession(folder: vscode.WorkspaceFolder | undefined, configur
   if (saveBeforeStart !== "none" && vscode.workspace.textDocuments.some((document) => document.isDirty && !document.isUntitled)) {
     await vscode.workspace.saveAll(false);
   }
-  const started = await vscode.debug.startDebugging(folder, await readyToLaunch(configuration), { suppressSaveBeforeStart: true });
+  const ready = await readyToLaunch(configuration);
+  if (!ready) return false;
+  const started = await vscode.debug.startDebugging(folder, ready, { suppressSaveBeforeStart: true });
   if (!started) adapterModule().discardPrelaunched();
   return started;
 }

@@ -3,9 +3,18 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
-import { runtimeExecutable } from "../../rt-executable.js";
+import { checkedRuntime } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
+import { warnIfUnusable } from "../runtime/index.js";
 import { fileTask, scriptTask } from "../tasks/task.js";
+
+/** The rt to run for `scope`; undefined, after the one message for it, when it cannot run. */
+async function usableRuntime(scope: vscode.Uri): Promise<string | undefined> {
+  const runtime = await checkedRuntime(scope);
+  if (runtime.version.ok) return runtime.executable;
+  void warnIfUnusable(runtime);
+  return undefined;
+}
 
 export function register(context: vscode.ExtensionContext): void {
   context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.runFile.id, runFile), vscode.commands.registerCommand(COMMANDS.runScript.id, runScript));
@@ -15,7 +24,8 @@ export function register(context: vscode.ExtensionContext): void {
 async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undefined> {
   const file = await fileTarget(resource);
   if (!file) return undefined;
-  const executable = await runtimeExecutable(vscode.Uri.file(file));
+  const executable = await usableRuntime(vscode.Uri.file(file));
+  if (!executable) return undefined;
   if (!vscode.workspace.workspaceFolders?.length) {
     // A window with no folder has no task scope to run in: a terminal that runs rt instead.
     vscode.window.createTerminal({ name: `rt ${path.basename(file)}`, shellPath: executable, shellArgs: [file], cwd: path.dirname(file) }).show();
@@ -28,6 +38,7 @@ async function runFile(resource?: unknown): Promise<vscode.TaskExecution | undef
 async function runScript(argument?: unknown): Promise<vscode.TaskExecution | undefined> {
   const target = await scriptTarget(argument, "run");
   if (!target) return undefined;
-  const executable = await runtimeExecutable(vscode.Uri.file(target.packageDir));
+  const executable = await usableRuntime(vscode.Uri.file(target.packageDir));
+  if (!executable) return undefined;
   return vscode.tasks.executeTask(scriptTask(executable, target.folder, target.packageDir, target.script));
 }

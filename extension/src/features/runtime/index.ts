@@ -24,7 +24,8 @@ function configurePath(): Thenable<unknown> {
   return vscode.commands.executeCommand(command, { query: SETTINGS.runtimePath.id });
 }
 
-async function warnIfUnusable(info: RuntimeInfo): Promise<void> {
+/** The one message for an rt that cannot run, whatever found out (activation, a task, a debug session). */
+export async function warnIfUnusable(info: RuntimeInfo): Promise<void> {
   if (info.version.ok) return;
   const where =
     info.source === "setting"

@@ -106,12 +106,30 @@ async function secretOf(node: SecretsNode | undefined): Promise<{ service: strin
 }
 
 /** Copies the value to the clipboard without showing it. */
+/** How long a copied value stays on the clipboard, as password managers keep it. */
+const CLIPBOARD_MS = 45_000;
+/** The value last copied, until it is cleared from the clipboard. */
+let copied: { readonly service: string; readonly name: string; readonly value: string; readonly timer: NodeJS.Timeout } | undefined;
+
 async function copy(_tree: SecretsTree, node: SecretsNode | undefined): Promise<boolean> {
   const secret = await secretOf(node);
   if (!secret) return false;
   await vscode.env.clipboard.writeText(secret.value);
-  void vscode.window.showInformationMessage(`rt Secrets: copied the value of ${secret.name} (${secret.service}) to the clipboard.`);
+  if (copied) clearTimeout(copied.timer);
+  copied = { ...secret, timer: setTimeout(() => void clearCopied(), CLIPBOARD_MS) };
+  void vscode.window.showInformationMessage(
+    `rt Secrets: copied the value of ${secret.name} (${secret.service}) to the clipboard for ${CLIPBOARD_MS / 1000} s.`,
+  );
   return true;
+}
+
+/** Empties the clipboard if it still holds the copied value (of `of`, when given); what the user copied since stays. */
+async function clearCopied(of?: { service: string; name: string }): Promise<void> {
+  const value = copied;
+  if (!value || (of && (of.service !== value.service || of.name !== value.name))) return;
+  clearTimeout(value.timer);
+  copied = undefined;
+  if ((await vscode.env.clipboard.readText()) === value.value) await vscode.env.clipboard.writeText("");
 }
 
 /** Shows the value in a modal dialog, after asking. */
@@ -138,6 +156,7 @@ async function remove(tree: SecretsTree, node: SecretsNode | undefined, answers:
   if (node?.kind !== "account") return false;
   if (!(await confirm(answers.confirmed, `Delete the secret of ${node.name} for service "${node.service}" from the credential store?`, "Delete"))) return false;
   const deleted = await secrets.delete({ service: node.service, name: node.name });
+  await clearCopied(node);
   tree.refresh();
   return deleted;
 }

@@ -14,11 +14,16 @@ export interface RtTaskDefinition extends vscode.TaskDefinition {
   readonly file?: string;
 }
 
-export const PROBLEM_MATCHERS = ["$rt", "$rt-uncaught"];
+// Their owner is not the language client's ("rt"): a task that starts clears its matchers' problems only.
+export const PROBLEM_MATCHERS = ["$rt", "$rt-uncaught", "$rt-config"];
 
-/** The rt in use comes first on PATH, so scripts that call `rt` run the same one. */
-function processOptions(executable: string, cwd: string): vscode.ProcessExecutionOptions {
-  return { cwd, env: { PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` } };
+/**
+ * rt started by its name, its folder first on PATH: the task's header reads `rt run dev`, not the
+ * launcher's long path in the extension's storage, and scripts that call `rt` run the same one.
+ */
+function rtExecution(executable: string, args: string[], cwd: string): vscode.ProcessExecution {
+  const env = { PATH: `${path.dirname(executable)}${path.delimiter}${process.env["PATH"] ?? ""}` };
+  return new vscode.ProcessExecution(path.basename(executable), args, { cwd, env });
 }
 
 /** The folder a task definition's packageDir names (the workspace folder when it names none). */
@@ -33,9 +38,10 @@ export function scriptTask(executable: string, folder: vscode.WorkspaceFolder | 
   const definition: RtTaskDefinition = { type: TASK_TYPE, script, packageDir };
   const relative = folder ? path.relative(folder.uri.fsPath, packageDir) : packageDir;
   const name = relative ? `${script} - ${relative.split(path.sep).join("/")}` : script;
-  const execution = new vscode.ProcessExecution(executable, ["run", script], processOptions(executable, packageDir));
+  const execution = rtExecution(executable, ["run", script], packageDir);
   const task = new vscode.Task(definition, folder ?? vscode.TaskScope.Workspace, name, TASK_TYPE, execution, PROBLEM_MATCHERS);
-  task.detail = detail;
+  // The npm extension lists the same script with its body as the detail: this one says it runs through rt.
+  task.detail = detail === undefined ? undefined : `rt run ${script}: ${detail}`;
   if (script === "build") task.group = vscode.TaskGroup.Build;
   else if (script === "test") task.group = vscode.TaskGroup.Test;
   return task;
@@ -44,7 +50,7 @@ export function scriptTask(executable: string, folder: vscode.WorkspaceFolder | 
 export function fileTask(executable: string, folder: vscode.WorkspaceFolder | undefined, file: string): vscode.Task {
   const definition: RtTaskDefinition = { type: TASK_TYPE, file };
   const cwd = folder?.uri.fsPath ?? path.dirname(file);
-  const execution = new vscode.ProcessExecution(executable, [file], processOptions(executable, cwd));
+  const execution = rtExecution(executable, [file], cwd);
   const task = new vscode.Task(definition, folder ?? vscode.TaskScope.Workspace, path.basename(file), TASK_TYPE, execution, PROBLEM_MATCHERS);
   task.presentationOptions = { clear: true, focus: false, reveal: vscode.TaskRevealKind.Always };
   return task;

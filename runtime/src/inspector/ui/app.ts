@@ -1,6 +1,7 @@
 // rt's web debugger: the page the inspector serves at http://<host>:<port>/#<host>:<port>/<id>.
 // Source view with gutter breakpoints, paused-line highlight, variables, console, stepping.
 import { CdpConnection } from "./cdp.js";
+import { INTERNAL_URLS_METHOD } from "../rt-methods.js";
 import { StopPolicy } from "../stop-policy.js";
 import { decodeInlineMap, generatedLocation, originalLine, type Script } from "./scripts.js";
 
@@ -26,8 +27,12 @@ const variablesView = element<HTMLDivElement>("variables");
 const consoleView = element<HTMLDivElement>("console");
 const consoleInput = element<HTMLInputElement>("console-input");
 
-const target = location.hash.slice(1);
-const cdp = new CdpConnection(`ws://${target}`, (connected) => (connected ? void attach() : exited === undefined && setStatus("Disconnected: reconnecting…")));
+// The fragment is `host:port/id` as rt printed it; the page connects to the server that served
+// it (its CSP allows no other), so a link cannot point it at another debugger.
+const target = /^[^/]+\/([\w.~-]+)$/.exec(location.hash.slice(1))?.[1];
+const cdp = new CdpConnection(`ws://${location.host}/${target}`, (connected) =>
+  connected ? void attach() : exited === undefined && setStatus("Disconnected: reconnecting…"),
+);
 /** The ended program's exit code, shown until a new one (rt --watch) is attached. */
 let exited: number | undefined;
 
@@ -59,6 +64,7 @@ async function attach(): Promise<void> {
   // loaded (a restarted program runs before the page reconnects).
   for (const lines of breakpoints.values()) for (const line of lines.keys()) lines.set(line, "");
   exited = undefined;
+  internalPrefixes = (await cdp.send<{ prefixes: string[] }>(INTERNAL_URLS_METHOD)).prefixes;
   await cdp.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true });
   await cdp.send("Runtime.enable");
   await cdp.send("Debugger.enable");
@@ -293,10 +299,5 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-if (target) {
-  void fetch("rt.json")
-    .then((response) => response.json())
-    .then((info: { internal: string[] }) => (internalPrefixes = info.internal))
-    .catch(() => {})
-    .finally(() => cdp.connect());
-} else setStatus("No target: open the link rt printed (…/#host:port/id)");
+if (target) cdp.connect();
+else setStatus("No target: open the link rt printed (…/#host:port/id)");
