@@ -111,6 +111,33 @@ export function measure(rows, rounds) {
   }
 }
 
+/**
+ * CPU time of each row (user + system, ms, its child processes included), measured by
+ * `perf stat -e task-clock` round-robin like measure(); fills row.cpu. On a loaded machine the
+ * wall time of a few milliseconds is mostly waiting for a core; CPU time is what a command costs.
+ * Returns false where perf cannot count (not installed, no permission).
+ */
+export function measureCpu(rows, rounds) {
+  const once = (row) => {
+    const result = spawnSync("perf", ["stat", "-x", ",", "-e", "task-clock", row.cmd, ...row.args], {
+      cwd: row.cwd,
+      env: row.env ?? ENV,
+      encoding: "utf8",
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const line = result.status === 0 ? result.stderr.split("\n").find((l) => l.includes("task-clock")) : undefined;
+    const ms = Number(line?.split(",")[0]);
+    return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+  };
+  if (rows.some((row) => once(row) === undefined)) return false;
+  for (const row of rows) row.cpu = [];
+  for (let round = 0; round < rounds; round++) for (const row of shuffle([...rows])) row.cpu.push(once(row));
+  return true;
+}
+
+/** The median per-round CPU difference of two rows measured by measureCpu, in ms. */
+export const cpuDifference = (a, b) => median(a.cpu.map((t, i) => t - b.cpu[i]));
+
 /** A markdown table of a block's rows against its first row. */
 export function printBlock(title, rows) {
   const base = rows[0];

@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { GUARDIAN_PROGRAM, NO_SHELL_MESSAGE, POSIX_SHELLS, RUNNABLE_EXTENSIONS, SAFE_WORD, SHELL_NAMES } from "../src/run/rules.ts";
+import { GUARDIAN_PROGRAM, LABEL_COLORS, NO_SHELL_MESSAGE, POSIX_SHELLS, RUNNABLE_EXTENSIONS, SAFE_WORD, SHELL_NAMES } from "../src/run/rules.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNTIME = path.dirname(HERE);
@@ -160,6 +160,8 @@ var shellNames = map[string]bool{${SHELL_NAMES.map((name) => `${JSON.stringify(n
 const safeWordPattern = ${JSON.stringify(SAFE_WORD.source)}
 
 const noShellMessage = ${JSON.stringify(NO_SHELL_MESSAGE)}
+
+var labelColors = ${list(LABEL_COLORS)}
 
 const guardianProgram = ${JSON.stringify(GUARDIAN_PROGRAM)}
 `;

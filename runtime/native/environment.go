@@ -61,9 +61,8 @@ func (env *environment) list() []string {
 // scriptEnvironment is what src/run/environment.ts gives a script: node_modules/.bin of the
 // package and every ancestor first on PATH, INIT_CWD, npm's variables, and PWD naming the
 // package's directory when it is not the working directory.
-func scriptEnvironment(request scriptRequest, s step, ctx runContext) *environment {
+func scriptEnvironment(m *manifest, cwd string, s step, ctx runContext) *environment {
 	env := inheritedEnvironment()
-	m := request.manifest
 	var dirs []string
 	for dir := m.dir; ; dir = parentDir(dir) {
 		if strings.HasSuffix(dir, "/") {
@@ -79,7 +78,7 @@ func scriptEnvironment(request scriptRequest, s step, ctx runContext) *environme
 		dirs = append(dirs, path)
 	}
 	env.set("PATH", strings.Join(dirs, ":"))
-	env.set("INIT_CWD", request.cwd)
+	env.set("INIT_CWD", cwd)
 	env.set("npm_config_user_agent", "rt/"+rtVersion+" npm/? node/"+ctx.node.version+" "+runtime.GOOS+" "+nodeArch())
 	env.set("npm_execpath", ctx.launcher)
 	env.set("npm_node_execpath", ctx.node.execPath)
@@ -89,7 +88,7 @@ func scriptEnvironment(request scriptRequest, s step, ctx runContext) *environme
 	setOrUnset(env, "npm_package_version", m.version)
 	env.set("npm_lifecycle_event", s.name)
 	env.set("npm_lifecycle_script", s.script)
-	if m.dir != request.cwd {
+	if m.dir != cwd {
 		env.set("PWD", m.dir)
 	}
 	return env

@@ -16,5 +16,14 @@ func runNatively(args []string, launcher string) (code int, ok bool) {
 			return runScript(request, runContext{launcher: launcher, node: node}), true
 		}
 	}
+	// Off a terminal, or with --parallel/--sequential: on a terminal, a single script across
+	// packages gets the Node CLI's live view.
+	if request, ok := readTaskRequest(args); ok {
+		if plan, ok := planTasks(request); ok && (plan.several || !isTerminal(1)) {
+			if node, ok := findNode(); ok {
+				return runTasks(plan, runContext{launcher: launcher, node: node}), true
+			}
+		}
+	}
 	return 0, false
 }

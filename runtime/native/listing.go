@@ -3,7 +3,6 @@
 package main
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,7 +35,7 @@ type listing struct {
 
 // surrogateEscape: a \uD800–\uDFFF escape, which JavaScript keeps as a lone surrogate and Go
 // replaces; such files (and ones that are not UTF-8) are listed by the Node CLI.
-var surrogateEscape = regexp.MustCompile(`\\u[dD][89abcdefABCDEF]`)
+var surrogateEscape = lazyRegexp(`\\u[dD][89abcdefABCDEF]`)
 
 // listScripts writes the listing of one package (src/run/listing.ts: scriptsText, scriptsJson).
 func listScripts(l listing) int {
@@ -56,7 +55,7 @@ func listScripts(l listing) int {
 		}
 		b.WriteString(strconv.Itoa(count) + " " + noun + " in " + displayPath(m, l.cwd) + "\n")
 	}
-	writeStdout(b.String())
+	writeFully(1, b.String())
 	return 0
 }
 
@@ -123,16 +122,16 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// writeStdout writes all of text as writeFully does: a reader that went away ends the output
-// quietly; a non-blocking descriptor is waited on.
-func writeStdout(text string) {
+// writeFully writes all of text to fd (1 or 2) as src/run/output/write.ts does: a reader that
+// went away ends the output quietly; a non-blocking descriptor is waited on.
+func writeFully(fd int, text string) {
 	data := []byte(text)
 	for len(data) > 0 {
-		n, err := syscall.Write(1, data)
+		n, err := syscall.Write(fd, data)
 		if err == syscall.EAGAIN {
 			var writable syscall.FdSet
-			writable.Bits[0] = 1 << 1
-			syscall.Select(2, nil, &writable, nil, nil)
+			writable.Bits[0] = 1 << uint(fd)
+			syscall.Select(fd+1, nil, &writable, nil, nil)
 			continue
 		}
 		if err == syscall.EINTR {
@@ -147,5 +146,5 @@ func writeStdout(text string) {
 
 // validUnicode: the file's strings read the same in Go as in JavaScript.
 func validUnicode(text []byte) bool {
-	return utf8.Valid(text) && !surrogateEscape.Match(text)
+	return utf8.Valid(text) && !surrogateEscape().Match(text)
 }

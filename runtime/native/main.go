@@ -1,8 +1,10 @@
 // rt's compiled front. `rt run <script>` and `rt <script>` spend most of their time starting
 // Node (issue 22): this program runs a package.json script itself, exactly as the Node CLI's
-// runner (src/run/) does, lists the scripts for a plain `rt run` / `rt run --json`, and replaces
-// itself with the Node CLI (exec: same process, no second one) for everything else, and whenever it is not sure it would behave the same. The rules
-// both implement are tested by one table (test/fixtures/scripts/rules.json) against both.
+// runner (src/run/) does, runs scripts across workspace packages and several at once (--filter,
+// --workspaces, --parallel, --sequential: issue 32), lists the scripts for a plain `rt run` /
+// `rt run --json`, and replaces itself with the Node CLI (exec: same process, no second one) for
+// everything else, and whenever it is not sure it would behave the same. The rules both
+// implement are tested by one table (runtime/test/script-rules.json) against both.
 //
 // RT_NATIVE=0 sends every invocation to the Node CLI. On Windows every invocation goes to it
 // (front_windows.go): the front there only saves the user a .cmd shim.

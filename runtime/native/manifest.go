@@ -22,6 +22,11 @@ type manifest struct {
 	scriptOrder []string
 	// exactStrings: no string reads differently in Go than in JavaScript (see validUnicode).
 	exactStrings bool
+	// workspaces are the `workspaces` patterns; declaresWorkspaces: the field is there (even empty).
+	workspaces         []string
+	declaresWorkspaces bool
+	// dependsOn: the names in the four dependency fields, in Object.keys order, repeats left out.
+	dependsOn []string
 }
 
 // findManifest is the package.json nearest to dir, as the Node CLI finds it. ok is false when the
@@ -29,13 +34,9 @@ type manifest struct {
 // "workspaces" field): it says that better, with file, line and column.
 func findManifest(dir string) (*manifest, bool) {
 	for current := dir; ; current = filepath.Dir(current) {
-		file := filepath.Join(current, "package.json")
-		text, err := os.ReadFile(file)
-		if err == nil {
-			return parseManifest(file, text)
-		}
-		if !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.ENOTDIR) {
-			return nil, false
+		found, ok := readManifest(current)
+		if !ok || found != nil {
+			return found, ok
 		}
 		if filepath.Dir(current) == current {
 			return nil, true
@@ -43,15 +44,39 @@ func findManifest(dir string) (*manifest, bool) {
 	}
 }
 
+// readManifest is dir/package.json (nil when there is none); ok as for findManifest.
+func readManifest(dir string) (*manifest, bool) {
+	file := filepath.Join(dir, "package.json")
+	text, err := os.ReadFile(file)
+	if err == nil {
+		return parseManifest(file, text)
+	}
+	return nil, errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR)
+}
+
 func parseManifest(file string, text []byte) (*manifest, bool) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(text, &fields) != nil || fields == nil {
 		return nil, false
 	}
-	if raw, present := fields["workspaces"]; present && !validWorkspaces(raw) {
-		return nil, false
-	}
 	found := &manifest{dir: filepath.Dir(file), file: file, scripts: map[string]string{}, name: stringField(fields, "name"), version: stringField(fields, "version"), exactStrings: validUnicode(text)}
+	if raw, present := fields["workspaces"]; present {
+		patterns, ok := workspacePatterns(raw)
+		if !ok {
+			return nil, false
+		}
+		found.workspaces, found.declaresWorkspaces = patterns, true
+	}
+	seen := map[string]bool{}
+	for _, field := range dependencyFields {
+		names, _ := objectEntries(fields[field])
+		for _, name := range names {
+			if !seen[name] {
+				seen[name] = true
+				found.dependsOn = append(found.dependsOn, name)
+			}
+		}
+	}
 	// Not an object: no scripts; an entry that is not a string is left out.
 	names, scripts := objectEntries(fields["scripts"])
 	for _, name := range names {
@@ -119,20 +144,25 @@ func stringField(fields map[string]json.RawMessage, key string) *string {
 	return &value
 }
 
-// validWorkspaces: an array of strings, or { "packages": [strings] }.
-func validWorkspaces(raw json.RawMessage) bool {
+// dependencyFields are the fields whose packages a workspace task waits for (src/run/manifest.ts).
+var dependencyFields = []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"}
+
+// workspacePatterns reads an array of strings, or { "packages": [strings] }; ok is false for
+// anything else, which the Node CLI reports.
+func workspacePatterns(raw json.RawMessage) ([]string, bool) {
 	var object map[string]json.RawMessage
 	if raw[0] == '{' && json.Unmarshal(raw, &object) == nil {
 		raw = object["packages"]
 	}
-	var patterns []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &patterns) != nil {
-		return false
+	var entries []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &entries) != nil {
+		return nil, false
 	}
-	for _, pattern := range patterns {
-		if pattern[0] != '"' {
-			return false
+	patterns := make([]string, len(entries))
+	for i, entry := range entries {
+		if entry[0] != '"' || json.Unmarshal(entry, &patterns[i]) != nil {
+			return nil, false
 		}
 	}
-	return true
+	return patterns, true
 }

@@ -20,10 +20,13 @@ import (
 // default action, not the Go runtime's (a stack dump; for SIGPROF, nothing). SIGQUIT waits for
 // the guardian to know of a step that has just started.
 type forwarder struct {
-	mu    sync.Mutex
-	pid   int
-	first syscall.Signal
-	guard guardian
+	mu sync.Mutex
+	// groups are the running steps' process groups (several with --parallel and workspaces).
+	groups map[int]bool
+	first  syscall.Signal
+	// interrupted: the signal interrupt sent the running groups, which a step that starts after it gets too.
+	interrupted syscall.Signal
+	guard       guardian
 }
 
 type outcome struct {
@@ -32,7 +35,7 @@ type outcome struct {
 }
 
 func forwardSignals() *forwarder {
-	f := &forwarder{guard: startGuardian()}
+	f := &forwarder{groups: map[int]bool{}, guard: startGuardian()}
 	for _, sig := range []syscall.Signal{syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPROF} {
 		restoreDefaultAction(sig)
 	}
@@ -55,8 +58,8 @@ func forwardSignals() *forwarder {
 			if sig != syscall.SIGWINCH && f.first == 0 {
 				f.first = sig
 			}
-			if f.pid > 0 {
-				syscall.Kill(-f.pid, sig)
+			for group := range f.groups {
+				syscall.Kill(-group, sig)
 			}
 			f.mu.Unlock()
 		}
@@ -85,23 +88,51 @@ func argumentTooLong(l launch) string {
 	return ""
 }
 
-// run starts l (or its fallback) in dir and waits for it; the error is the Node CLI's message.
+// run starts l (or its fallback) in dir with rt's stdio and waits for it; the error is the Node CLI's message.
 func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
-	if problem := argumentTooLong(l); problem != "" {
+	pid, problem := f.begin(l, dir, env, []uintptr{0, 1, 2})
+	if problem != "" {
 		return outcome{}, problem
+	}
+	return f.wait(pid), ""
+}
+
+// begin starts l (or its fallback) in dir on the given descriptors 0-2, its group one of those
+// that signals reach and the guardian kills; a terminating signal rt received before reaches it at once.
+func (f *forwarder) begin(l launch, dir string, env []string, files []uintptr) (int, string) {
+	if problem := argumentTooLong(l); problem != "" {
+		return 0, problem
 	}
 	f.mu.Lock()
-	pid, problem := start(l, dir, env)
+	defer f.mu.Unlock()
+	pid, problem := start(l, dir, env, files)
 	if problem != "" {
-		f.mu.Unlock()
-		return outcome{}, problem
+		return 0, problem
 	}
-	f.guard.watch(pid)
-	f.pid = pid
+	f.groups[pid] = true
+	f.watchGroups()
 	if f.first != 0 {
 		syscall.Kill(-pid, f.first)
+	} else if f.interrupted != 0 {
+		syscall.Kill(-pid, f.interrupted)
 	}
-	f.mu.Unlock()
+	return pid, ""
+}
+
+// interrupt sends sig to every running group (--parallel, after a failure), and to the steps
+// that start after it: the Node CLI starts each task's first step at once, so no task it has
+// started misses the signal; here a task's goroutine may start its step a moment later.
+func (f *forwarder) interrupt(sig syscall.Signal) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.interrupted = sig
+	for group := range f.groups {
+		syscall.Kill(-group, sig)
+	}
+}
+
+// wait waits for the step begun as pid and says how it ended.
+func (f *forwarder) wait(pid int) outcome {
 	var status syscall.WaitStatus
 	for {
 		_, err := syscall.Wait4(pid, &status, 0, nil)
@@ -110,29 +141,38 @@ func (f *forwarder) run(l launch, dir string, env []string) (outcome, string) {
 		}
 	}
 	f.mu.Lock()
-	f.pid = 0
-	f.guard.watch()
+	delete(f.groups, pid)
+	f.watchGroups()
 	f.mu.Unlock()
 	if status.Signaled() {
 		name, known := signalNames[status.Signal()]
 		if !known {
 			// Node reports no signal and exit code 0 for one it has no name for (real-time signals).
-			return outcome{}, ""
+			return outcome{}
 		}
-		return outcome{exitCode: 128 + int(status.Signal()), signal: name}, ""
+		return outcome{exitCode: 128 + int(status.Signal()), signal: name}
 	}
-	return outcome{exitCode: status.ExitStatus()}, ""
+	return outcome{exitCode: status.ExitStatus()}
+}
+
+// watchGroups tells the guardian the running groups; f.mu is held.
+func (f *forwarder) watchGroups() {
+	groups := make([]int, 0, len(f.groups))
+	for group := range f.groups {
+		groups = append(groups, group)
+	}
+	f.guard.watch(groups...)
 }
 
 // start spawns l, or its fallback when l does not start; the error is the Node CLI's message.
-func start(l launch, dir string, env []string) (int, string) {
-	pid, err := spawn(l, dir, env)
+func start(l launch, dir string, env []string, files []uintptr) (int, string) {
+	pid, err := spawn(l, dir, env, files)
 	if err != nil && l.fallback != nil {
 		fallback, problem := l.fallback()
 		if problem != "" {
 			return 0, problem
 		}
-		pid, err = spawn(fallback, dir, env)
+		pid, err = spawn(fallback, dir, env, files)
 		if err != nil {
 			return 0, "cannot start " + l.file + ": spawn " + fallback.file + " " + errnoName(err)
 		}
@@ -143,9 +183,9 @@ func start(l launch, dir string, env []string) (int, string) {
 }
 
 // spawn starts l as libuv's uv_spawn does: execvp(3) semantics (a search of the child's PATH,
-// a file without #! run by /bin/sh), in dir, in a new session, with rt's stdio.
-func spawn(l launch, dir string, env []string) (int, error) {
-	attr := &syscall.ProcAttr{Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Setsid: true}}
+// a file without #! run by /bin/sh), in dir, in a new session, on the given descriptors 0-2.
+func spawn(l launch, dir string, env []string, files []uintptr) (int, error) {
+	attr := &syscall.ProcAttr{Dir: dir, Env: env, Files: files, Sys: &syscall.SysProcAttr{Setsid: true}}
 	argv := append([]string{l.file}, l.args...)
 	if strings.Contains(l.file, "/") {
 		return execFile(l.file, argv, attr)

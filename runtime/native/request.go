@@ -5,7 +5,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 )
@@ -69,14 +68,21 @@ func isCommand(word string) bool {
 	return false
 }
 
-var pathLike = regexp.MustCompile(`^\.{1,2}[/\\]`)
-
 // isPathLike: ./x, ../x, .\x, an absolute path (POSIX or Windows, as path.win32.isAbsolute reads it).
 func isPathLike(target string) bool {
-	if pathLike.MatchString(target) || strings.HasPrefix(target, "/") || strings.HasPrefix(target, "\\") {
+	if dotsThenSeparator(target) {
 		return true
 	}
 	return len(target) >= 3 && target[1] == ':' && (target[2] == '/' || target[2] == '\\') && isLetter(target[0])
+}
+
+// dotsThenSeparator: text starts with /, \, ./, .\, ../ or ..\ (the RegExp ^\.{0,2}[/\\]).
+func dotsThenSeparator(text string) bool {
+	i := 0
+	for i < 2 && i < len(text) && text[i] == '.' {
+		i++
+	}
+	return i < len(text) && (text[i] == '/' || text[i] == '\\')
 }
 
 func isLetter(c byte) bool {

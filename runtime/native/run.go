@@ -39,7 +39,7 @@ func runScript(request scriptRequest, ctx runContext) int {
 	signals := forwardSignals()
 	for _, s := range lifecycleSteps(request.manifest, request.name, request.args) {
 		writeStderr(paint.reset + paint.apply("$", dim, magenta) + " " + paint.apply(s.command, dim, bold) + "\n")
-		env := scriptEnvironment(request, s, ctx)
+		env := scriptEnvironment(request.manifest, request.cwd, s, ctx)
 		launch, err := scriptInvocation(s.command, env)
 		if err != "" {
 			writeStderr("error: " + err + "\n")

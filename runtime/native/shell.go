@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // launch is a process to start; fallback is started instead when file cannot be (src/run/shell.ts).
@@ -16,7 +17,17 @@ type launch struct {
 	fallback func() (launch, string)
 }
 
-var safeWord = regexp.MustCompile(safeWordPattern)
+var safeWord = lazyRegexp(safeWordPattern)
+
+// lazyRegexp compiles pattern on first use: a file run, which needs none, does not pay at start.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	var once sync.Once
+	var compiled *regexp.Regexp
+	return func() *regexp.Regexp {
+		once.Do(func() { compiled = regexp.MustCompile(pattern) })
+		return compiled
+	}
+}
 
 // scriptInvocation is the process that runs a script's command: the program itself for a simple
 // command (the shell would only exec it), else the system shell with -c. The error is the Node
@@ -36,7 +47,7 @@ func simpleCommand(command string, env *environment) (launch, bool) {
 	words := splitBlanks(trimJS(command))
 	name := words[0]
 	for _, word := range words {
-		if !safeWord.MatchString(word) {
+		if !safeWord().MatchString(word) {
 			return launch{}, false
 		}
 	}
@@ -96,7 +107,7 @@ func appendArguments(command string, args []string) string {
 	}
 	quoted := make([]string, len(args))
 	for i, arg := range args {
-		if safeWord.MatchString(arg) {
+		if safeWord().MatchString(arg) {
 			quoted[i] = arg
 		} else {
 			quoted[i] = "'" + strings.ReplaceAll(arg, "'", `'"'"'`) + "'"
@@ -119,7 +130,7 @@ func trimJS(text string) string {
 
 // splitBlanks is text.split(/[ \t]+/).
 func splitBlanks(text string) []string {
-	return blanks.Split(text, -1)
+	return blanks().Split(text, -1)
 }
 
-var blanks = regexp.MustCompile(`[ \t]+`)
+var blanks = lazyRegexp(`[ \t]+`)

@@ -53,5 +53,20 @@ if (!existsSync(NATIVE_FRONT)) {
       };
       assert.deepEqual(environment({}), environment({ RT_NATIVE: "0" }));
     });
+
+    test("a workspace package's script sees the same environment from the front as from the Node CLI", () => {
+      const environment = (env) => {
+        const result = rt(["--filter", "core", "env"], {
+          cwd: path.join(FIXTURES, "scripts", "workspace-rules", "apps"),
+          env: { RT_TRANSPILER_CACHE_PATH: "same", ...env },
+        });
+        assert.equal(result.code, 0, result.stderr);
+        return result.stdout
+          .split("\n")
+          .filter((line) => !line.startsWith("core env: RT_NATIVE="))
+          .sort();
+      };
+      assert.deepEqual(environment({}), environment({ RT_NATIVE: "0" }));
+    });
   });
 }

@@ -140,9 +140,14 @@ describe("startup budget", () => {
       .stderr.split("\n")
       .find((line) => line.startsWith("probe:"));
 
-  test("a script runs and the scripts are listed without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
+  test("a script runs, scripts run across packages and the scripts are listed without module hooks or the transpiler (through the compiled front, without Node at all)", () => {
     assert.equal(probed(["run", "clean"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true");
     assert.equal(probed(["run"], plain), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=false");
+    for (const args of [
+      ["--filter", "*", "build"],
+      ["run", "--sequential", "--workspaces", "fail"],
+    ])
+      assert.equal(probed(args, mono), throughNativeFront() ? undefined : "probe: hooks=false esbuild=false child_process=true", args.join(" "));
   });
 
   test("(the probe sees them when a file runs)", () => {
@@ -501,6 +506,17 @@ describe("workspaces", () => {
     const result = spawnSync("bash", ["-c", script], { cwd: mono, env: { ...process.env, ORDER_LOG: log }, encoding: "utf8" });
     assert.equal(result.stdout, "baz order: Exited with code 0\nrt exited with 0\n");
     assert.equal(readFileSync(log, "utf8"), "baz\nbar\nfoo\n");
+  });
+
+  test("SIGTERM to rt reaches the running packages' groups and nothing new starts; rt exits with the first failure's code", { timeout: 20_000 }, async (t) => {
+    const pids = path.join(tempDir(t), "pids");
+    // @scope/web's wait waits for core's, which never ends by itself.
+    const { child, ready, done } = startRt(t, ["--filter", "*", "wait"], { cwd: path.join(HERE, "workspace-rules"), env: { PIDS: pids } });
+    await ready;
+    const sleeper = Number(readFileSync(pids, "utf8"));
+    child.kill("SIGTERM");
+    same(await done, { stdout: "core wait: ready\ncore wait: Signaled: SIGTERM\n", code: 143 });
+    assert.ok(await gone(sleeper), "the background job of core's script got the signal too");
   });
 
   test("without workspaces, --filter '*' is the package itself", () => {

@@ -2,7 +2,7 @@
 // -PGID`, a cancelled CI job), SIGQUIT (Ctrl-\, which the terminal sends to its foreground group)
 // and coreutils `timeout -s KILL`, which signals the group it made for itself and its command.
 // Each path that runs scripts is checked: the compiled front (`rt run`), the Node runner (`rt run`
-// on the Node CLI) and `--filter` (workspaces), with npm run beside them as the peer. The script
+// on the Node CLI) and `--filter` (workspaces, on both), with npm run beside them as the peer. The script
 // is a shell with a background and a foreground `sleep` (`sh -c 'sleep N & sleep N'`); N is a
 // number unique to the case, so /proc/*/cmdline tells its processes from every other.
 import assert from "node:assert/strict";
@@ -83,7 +83,8 @@ async function runAndKill(t, argv, { root, marker, scripts }, how) {
 const paths = {
   "rt run (compiled front)": { argv: [NATIVE_FRONT, "run", "tree"], workspace: false, needs: NATIVE_FRONT },
   "rt run (Node runner)": { argv: [process.execPath, "--", RT_BIN, "run", "tree"], workspace: false },
-  "rt --filter": { argv: [process.execPath, "--", RT_BIN, "--filter", "*", "tree"], workspace: true },
+  "rt --filter (compiled front)": { argv: [NATIVE_FRONT, "--filter", "*", "tree"], workspace: true, needs: NATIVE_FRONT },
+  "rt --filter (Node runner)": { argv: [process.execPath, "--", RT_BIN, "--filter", "*", "tree"], workspace: true },
 };
 
 describe("a signal to rt's process group leaves nothing of the script", { skip: !linux && "Linux: /proc" }, () => {

@@ -31,3 +31,6 @@ export const NO_SHELL_MESSAGE = "No shell found on PATH (looked for bash, sh and
  * list gets SIGKILL.
  */
 export const GUARDIAN_PROGRAM = `while read -r line; do groups=$line; done; [ -z "$groups" ] || kill -KILL $groups`;
+
+/** Colours told apart on a dark or light terminal, for the labels of concurrent scripts (SGR codes). */
+export const LABEL_COLORS = ["36", "33", "35", "32", "34", "31"];

@@ -3,7 +3,8 @@
 // line of each step (`Done in 4ms`, `Exited with code 3`, `Signaled: SIGINT`) goes to stderr.
 import type { Reporter, StepView } from "../scheduler.js";
 import type { Task } from "../workspaces.js";
-import { endedText, LABEL_COLORS, painter } from "./style.js";
+import { LABEL_COLORS } from "../rules.js";
+import { endedText, painter } from "./style.js";
 import { writeFully } from "./write.js";
 
 export function foremanReporter(tasks: readonly Task[]): Reporter {

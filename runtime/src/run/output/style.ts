@@ -21,9 +21,6 @@ export const RED = "31";
 export const MAGENTA = "35";
 export const CYAN = "36";
 
-/** Colours told apart on a dark or light terminal, for the labels of concurrent scripts. */
-export const LABEL_COLORS = ["36", "33", "35", "32", "34", "31"];
-
 /** `Exited with code 2` or `Signaled: SIGINT`: how a step ended, in Bun's words. */
 export function endedText(outcome: { exitCode: number; signal?: string }): string {
   return outcome.signal ? `Signaled: ${outcome.signal}` : `Exited with code ${outcome.exitCode}`;
