@@ -2,3 +2,4 @@
 export { RtDebugSession, type RtDebugSessionOptions } from "./dap/session.js";
 export { discardPrelaunched, prelaunch } from "./targets/prelaunch.js";
 export { DEBUG_TYPE, type AttachArguments, type LaunchArguments } from "./configuration.js";
+export { lookUpOnPath } from "./targets/path-lookup.js";

@@ -7,10 +7,11 @@
 // all have one executable path to start, whatever Node the machine has.
 import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
-import { accessSync, constants, existsSync, openSync, readSync, closeSync } from "node:fs";
+import { constants, existsSync, openSync, readSync, closeSync } from "node:fs";
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { lookUpOnPath } from "rt-debug-adapter";
 import { LAYOUT, MIN_RT_VERSION, SETTINGS } from "./contributions.js";
 import { output } from "./output.js";
 
@@ -152,19 +153,7 @@ function versionOf(executable: string): Promise<RuntimeInfo["version"]> {
 /** A bare name (`rt`) is looked up on PATH, as a shell would; a path is taken as it is. */
 function onPath(name: string): string {
   if (name.includes("/") || name.includes("\\")) return name;
-  const extensions = isWindows ? (process.env["PATHEXT"] ?? ".EXE;.CMD").split(";") : [""];
-  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
-    for (const extension of extensions) {
-      const file = path.join(dir, name + extension);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // Not here.
-      }
-    }
-  }
-  return name;
+  return lookUpOnPath(name) ?? name;
 }
 
 function expandHome(file: string): string {

@@ -110,17 +110,31 @@ describe("the V8 stack-trace API with original positions", () => {
     assert.equal(result.stdout, `error: Cannot find module './nowhere.ts' from '${path.join(DIR, "[eval]")}'\n`);
   });
 
-  test("a corrupt source map in the cache: generated positions, no crash", (t) => {
+  test("a cache entry whose source map was tampered with is a miss: compiled again, original positions", (t) => {
     const cache = path.join(tempDir(t), "cache");
     const env = { RT_TRANSPILER_CACHE_PATH: cache };
-    const first = rt(["-e", "type T = 1;\n\n\nconsole.log(new Error('x').stack.split('\\n')[1])"], { cwd: DIR, env });
+    const program = "type T = 1;\n\n\nconsole.log(new Error('x').stack.split('\\n')[1])";
+    const first = rt(["-e", program], { cwd: DIR, env });
     assert.equal(first.stdout, `    at Object.<anonymous> (${path.join(DIR, "[eval]")}:4:13)\n`, "original line 4 while the map is intact");
     const [entry] = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith("."));
     const file = path.join(entry.parentPath, entry.name);
-    writeFileSync(file, readFileSync(file, "utf8").replace(/base64,.*$/s, "base64,bm90IGpzb24="));
-    const result = rt(["-e", "type T = 1;\n\n\nconsole.log(new Error('x').stack.split('\\n')[1])"], { cwd: DIR, env });
+    const tampered = readFileSync(file, "latin1").replace(/base64,[^\n]*/, "base64,bm90IGpzb24=");
+    writeFileSync(file, tampered, "latin1");
+    const result = rt(["-e", program], { cwd: DIR, env });
     assert.deepEqual([result.code, result.stderr], [0, ""]);
-    assert.equal(result.stdout, `    at Object.<anonymous> (${path.join(DIR, "[eval]")}:1:13)\n`, "the generated line");
+    assert.equal(result.stdout, `    at Object.<anonymous> (${path.join(DIR, "[eval]")}:4:13)\n`, "original line 4 again");
+    assert.notEqual(readFileSync(file, "latin1"), tampered, "the entry was written again");
+  });
+
+  test("a JavaScript file whose inline source map is corrupt: generated positions, no crash", (t) => {
+    const dir = tempDir(t);
+    writeFileSync(
+      path.join(dir, "bad-map.js"),
+      'console.log(new Error("x").stack.split("\\n")[1]);\n//# sourceMappingURL=data:application/json;base64,bm90IGpzb24=\n',
+    );
+    const result = rt(["bad-map.js"], { cwd: dir });
+    assert.deepEqual([result.code, result.stderr], [0, ""]);
+    assert.equal(result.stdout, `    at Object.<anonymous> (${path.join(dir, "bad-map.js")}:1:13)\n`);
   });
 });
 

@@ -6,11 +6,12 @@
 // restarted program reports in again on the same socket.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { accessSync, constants, existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { LaunchArguments } from "../configuration.js";
+import { lookUpOnPath } from "./path-lookup.js";
 
 /** What a launched rt reported on the notify channel. */
 export interface Announcement {
@@ -221,18 +222,8 @@ function findExecutable(name: string, cwd: string, given: boolean): string {
       throw new LaunchError(`the rt executable "${file}"${where} does not exist: fix "runtimeExecutable" or leave it out to use rt from PATH`);
     return file;
   }
-  const extensions = process.platform === "win32" ? (process.env.PATHEXT ?? ".EXE;.CMD").split(";") : [""];
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    for (const extension of extensions) {
-      const file = path.join(dir, name + extension);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // Not here.
-      }
-    }
-  }
+  const found = lookUpOnPath(name);
+  if (found) return found;
   throw new LaunchError(`"${name}"${where} was not found on PATH: install rt (npm i -D rt-runtime) or set "runtimeExecutable" to its path`);
 }
 
