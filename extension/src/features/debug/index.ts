@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
 import { checkedRuntime, runtimeExecutable } from "../../rt-executable.js";
-import { fileTarget, scriptTarget } from "../../target.js";
+import { editorDocument, fileTarget, scriptTarget } from "../../target.js";
 import { warnIfUnusable } from "../runtime/index.js";
 import { listScripts } from "../tasks/scripts.js";
 import type * as Adapter from "./adapter.js";
@@ -126,7 +126,7 @@ async function resolveDebugConfiguration(
   configuration: vscode.DebugConfiguration,
 ): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
-  const document = vscode.window.activeTextEditor?.document;
+  const document = await editorDocument();
   const root = document && (folder ?? vscode.workspace.getWorkspaceFolder(document.uri));
   const program =
     document?.uri.scheme !== "file"
