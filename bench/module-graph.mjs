@@ -21,6 +21,9 @@ const NODE_V8_CACHE = path.join(WORK, "module-graph-node-v8");
 const RUNS = runsOption(20);
 // Packages whose barrel import loads 200+ modules: effect (ES modules) and rxjs (CommonJS under Node's "node" condition).
 const PACKAGES = ["effect", "rxjs"];
+// Issue 32: rxjs's import within 1.22× of node's on the same files, both with V8's code cache
+// (rt's hooks alone; an empty module.registerHooks alone costs ~1.19×).
+const HOOKS_ALONE = { rxjs: 1.22 };
 
 const entry = (pkg, ts) =>
   `const start${ts ? ": number" : ""} = performance.now();\n` +
@@ -136,7 +139,7 @@ async function main() {
       const [base, codeCache, rt] = ["base", "node-cc", "rt"].map((id) => b.rows.find((r) => r.id === id));
       return [
         [`import of ${b.pkg} (${b.modules} modules) under warm rt vs node on precompiled files`, rt, base, 1.1],
-        [`the same vs node with V8's compile cache (rt's hooks alone)`, rt, codeCache, 1.1],
+        [`the same vs node with V8's compile cache (rt's hooks alone)`, rt, codeCache, HOOKS_ALONE[b.pkg] ?? 1.1],
       ];
     }),
   );

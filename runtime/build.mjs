@@ -6,7 +6,7 @@ import { build } from "esbuild";
 import { API_MEMBERS } from "./src/api/members.ts";
 import { buildNativeFront } from "./native/build.mjs";
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const { version, dependencies } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const { version: esbuildVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("esbuild/package.json")), "utf8"));
 const { version: typescriptVersion } = JSON.parse(readFileSync(new URL(import.meta.resolve("typescript/package.json")), "utf8"));
 const outdir = new URL("./dist/", import.meta.url);
@@ -55,8 +55,14 @@ const common = {
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   // ESBUILD_VERSION is part of the transpiler cache key: a new esbuild may print other code;
-  // TYPESCRIPT_VERSION too, for the files TypeScript lowers first (emitDecoratorMetadata).
-  define: { RT_VERSION: JSON.stringify(version), ESBUILD_VERSION: JSON.stringify(esbuildVersion), TYPESCRIPT_VERSION: JSON.stringify(typescriptVersion) },
+  // TYPESCRIPT_VERSION too, for the files TypeScript lowers first (emitDecoratorMetadata), and
+  // CJS_LEXER_VERSION (pinned exactly in package.json) for the lexer's cached findings.
+  define: {
+    RT_VERSION: JSON.stringify(version),
+    ESBUILD_VERSION: JSON.stringify(esbuildVersion),
+    TYPESCRIPT_VERSION: JSON.stringify(typescriptVersion),
+    CJS_LEXER_VERSION: JSON.stringify(dependencies["cjs-module-lexer"]),
+  },
   sourcemap: "linked",
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,

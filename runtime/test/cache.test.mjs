@@ -277,6 +277,65 @@ test("an entry that fails its checks (truncated, garbage, edited, another key's)
   }
 });
 
+// A CommonJS module imported by name from an ES module: the facade's names are what
+// cjs-module-lexer finds (`beta` too, though only `alpha` is imported); the namespace of the same
+// module shows them. The entry counts WebAssembly compilations: the lexer's, on a miss only.
+const LEXER_PROJECT = {
+  "main.mjs": [
+    "let compiled = 0;",
+    "const Module = WebAssembly.Module;",
+    "WebAssembly.Module = class extends Module { constructor(...args) { compiled++; super(...args); } };",
+    'const { names } = await import("./uses.mjs");',
+    'console.log(names, compiled ? "lexer-ran" : "lexer-not-run");',
+  ].join("\n"),
+  "uses.mjs":
+    'import { alpha } from "./lib.cjs";\nexport const names = Object.keys(await import("./lib.cjs")).filter((key) => alpha && key !== "default" && key !== "module.exports").sort().join(",");\n',
+  "lib.cjs": 'exports.alpha = "a";\nexports.beta = "b";\n',
+};
+
+function lexerProject(t) {
+  const dir = tempDir(t);
+  for (const [name, text] of Object.entries(LEXER_PROJECT)) writeFileSync(path.join(dir, name), text);
+  return { dir, cache: path.join(dir, ".cache"), run: (env) => rt(["main.mjs"], { cwd: dir, env }) };
+}
+
+test("what cjs-module-lexer finds is cached beside the transpiled modules: a warm run does not lex, an edit is lexed again", (t) => {
+  const { dir, cache, run } = lexerProject(t);
+  const env = { RT_TRANSPILER_CACHE_PATH: cache };
+  assert.deepEqual(run(env), { code: 0, signal: null, stdout: "alpha,beta lexer-ran\n", stderr: "" });
+  assert.equal(entries(cache).length, 1);
+  assert.equal(run(env).stdout, "alpha,beta lexer-not-run\n");
+  writeFileSync(path.join(dir, "lib.cjs"), 'exports.alpha = "a";\nexports.gamma = "g";\n');
+  assert.equal(run(env).stdout, "alpha,gamma lexer-ran\n");
+  assert.equal(run(env).stdout, "alpha,gamma lexer-not-run\n");
+  assert.equal(entries(cache).length, 2);
+  for (let i = 0; i < 2; i++) assert.equal(run({ RT_TRANSPILER_CACHE_PATH: "0" }).stdout, "alpha,gamma lexer-ran\n");
+});
+
+test("a lexer entry that fails its checks (truncated, garbage, edited, another key's) is a miss: lexed again and rewritten", (t) => {
+  const { dir, cache, run } = lexerProject(t);
+  const env = { RT_TRANSPILER_CACHE_PATH: cache };
+  writeFileSync(path.join(dir, "other.ts"), 'console.log("other");\n');
+  rt(["other.ts"], { cwd: dir, env });
+  const [otherEntry] = entries(cache);
+  run(env);
+  const entry = entries(cache).find((file) => file !== otherEntry);
+  const good = readFileSync(entry);
+  const damage = {
+    truncated: () => truncateSync(entry, Math.floor(good.length / 2)),
+    garbage: () => writeFileSync(entry, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))),
+    "edited, same length": () => writeFileSync(entry, good.toString("latin1").replace('"beta"', '"bet4"'), "latin1"),
+    "another key's": () => writeFileSync(entry, readFileSync(otherEntry)),
+    empty: () => writeFileSync(entry, ""),
+  };
+  for (const [name, spoil] of Object.entries(damage)) {
+    spoil();
+    assert.deepEqual(run(env), { code: 0, signal: null, stdout: "alpha,beta lexer-ran\n", stderr: "" }, name);
+    assert.deepEqual(readFileSync(entry), good, `${name}: rewritten`);
+    assert.equal(run(env).stdout, "alpha,beta lexer-not-run\n", name);
+  }
+});
+
 test("the --rt node shim of a cache directory that is not the user's alone: a private temporary one instead", asRoot, (t) => {
   const { dir } = project(t);
   const xdg = path.join(dir, "xdg");

@@ -1,7 +1,9 @@
-// Which files run as ES modules and which as CommonJS (the policy in `formatFor`, loader/hooks.ts):
-// .mts/.mjs are ESM and .cts/.cjs CommonJS; under "type": "module" everything is ESM; anything
-// else (a .js under "type": "commonjs" too, as in bun) is ESM when its syntax says so, else
-// CommonJS. An ES module that uses require() gets one (bun's rule; interop.test.mjs).
+// Which files run as ES modules and which as CommonJS (the policy in `formatFor`, loader/format.ts):
+// .mts/.mjs are ESM and .cts/.cjs CommonJS; under "type": "module" everything is ESM; under
+// "type": "commonjs" TypeScript's import/export compile to CommonJS (tsc, tsx) unless the file
+// needs ESM (top-level await, import.meta); anything else (a .js under "type": "commonjs" too, as
+// in bun) is ESM when its syntax says so, else CommonJS. An ES module that uses require() gets one
+// (bun's rule; interop.test.mjs).
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
@@ -15,12 +17,21 @@ const NO_TYPE = path.join(HERE, "no-type");
 // ---------------------------------------------------------------------------------------------
 // A "type": "commonjs" package, as `npm init -y` writes it
 
-test('a .ts file with import/export runs as ESM under "type": "commonjs"', () => {
+test('a .ts file that uses import.meta runs as ESM under "type": "commonjs"', () => {
   assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["esm-entry.ts"])), {
     format: "esm",
     file: "esm-entry.ts",
     main: true,
     greet: "hello esm",
+  });
+});
+
+test('import x = require() and export function in a .ts file run as CommonJS under "type": "commonjs" (tsc, tsx)', () => {
+  assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["import-equals.ts"])), {
+    format: "cjs",
+    isMain: true,
+    greet: "hello import-equals.ts",
+    exports: ["describe"],
   });
 });
 
@@ -77,6 +88,16 @@ test("with no type, files are ESM or CommonJS by their syntax", () => {
   assert.deepEqual({ code: esmJs.code, stdout: esmJs.stdout }, { code: 0, stdout: "esm.js: esm\n" });
 });
 
+test("a default import of an ES module without one fails to link, as in Node and bun, with a hint", () => {
+  const result = rt(["default-import.ts"], { cwd: NO_TYPE });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^SyntaxError: The requested module '\.\/named-only\.mjs' does not provide an export named 'default'$/m);
+  assert.match(
+    result.stderr,
+    /^hint: '\.\/named-only\.mjs' is an ES module without a default export: import its names \(import \{ name \} from '\.\/named-only\.mjs'\) or its namespace \(import \* as name from '\.\/named-only\.mjs'\)$/m,
+  );
+});
+
 test("plain .js with ESM syntax and no type runs without warnings, like .ts and .jsx do", () => {
   assert.equal(runOk(NO_TYPE, ["esm.js"]), "esm.js: esm\n");
 });
@@ -85,7 +106,7 @@ test("plain .js with ESM syntax and no type runs without warnings, like .ts and 
 // Interop
 
 test("ESM imports CommonJS: default export is module.exports, named exports are detected", () => {
-  assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["esm-imports-cjs.ts"])), {
+  assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["esm-imports-cjs.mts"])), {
     named: "named from lib.cjs",
     count: 3,
     libDefault: { named: "named from lib.cjs", count: 3 },
@@ -96,12 +117,22 @@ test("ESM imports CommonJS: default export is module.exports, named exports are 
   });
 });
 
-test("CommonJS requires an ES module written in TypeScript (require(esm))", () => {
+test("CommonJS requires an ES module written in TypeScript (require(esm)); require.extensions lists .ts and the rest", () => {
   assert.deepEqual(JSON.parse(runOk(COMMONJS_PKG, ["cjs-requires-esm.cts"])), {
     value: 7,
     double: 8,
     defaultExport: "esm-lib default",
     keys: ["__esModule", "default", "double", "value"],
+  });
+  // Through require.extensions[".ts"] (`.js`'s handler, which loads through rt's hooks), as a tool
+  // that wraps it sees: CommonJS and ES module syntax each in its format.
+  assert.deepEqual(JSON.parse(runOk(NO_TYPE, ["require-extensions.cjs"])), {
+    extensions: [".js", ".json", ".node", ".ts", ".mts", ".cts", ".tsx", ".jsx"],
+    sameHandler: true,
+    seen: ["cjs-syntax.ts", "esm-syntax.ts"],
+    cjs: 4,
+    esm: 6,
+    esmDefault: "esm-syntax default",
   });
 });
 

@@ -1,5 +1,6 @@
 // `npm run compat`: every compatibility case under rt, bun, tsx and node (Node 24's own type
-// stripping), side by side, then the cases where rt fails but bun or tsx passes, with rt's error.
+// stripping), side by side, then the cases where rt fails but bun or tsx passes, with rt's error,
+// and those where rt is ahead (it passes, bun and tsx both fail).
 //
 //   node test/compat/compare.mjs [--only rt,bun] [--filter lodash] [--jobs 2] [--rt path/to/runtime/bin/rt.cjs]
 // A report: exits 0 whatever the results (the pass/fail gate for rt is test/compat.test.mjs).
@@ -51,6 +52,9 @@ if (present.includes("rt")) {
     const known = KNOWN_FAILURES[c.name] ? ` [known, ${KNOWN_FAILURES[c.name].split(": ")[0]}]` : "";
     console.log(`- ${c.name} (passes under ${peers.join(", ")}): ${reason}${known}`);
   }
+  const ahead = cases.filter((_, i) => results[i].rt.ok && ["bun", "tsx"].every((id) => results[i][id] && !results[i][id].ok)).map((c) => c.name);
+  console.log(`\n## rt passes, bun and tsx both fail (ahead): ${ahead.length}\n`);
+  for (const name of ahead) console.log(`- ${name}`);
   const fixed = cases.filter((c, i) => KNOWN_FAILURES[c.name] && results[i].rt.ok).map((c) => c.name);
   if (fixed.length) console.log(`\nKnown failures that pass now (remove them from test/compat/known-failures.mjs): ${fixed.join(", ")}`);
 }

@@ -1,8 +1,9 @@
 // The compatibility suite's one engine, shared by test/compat.test.mjs (rt only, under `npm test`)
 // and test/compat/compare.mjs (`npm run compat`: rt, bun, tsx and node side by side).
 //
-// A case is a small .ts/.tsx/.cts file under untyped/ (this package, no "type") or module/
-// (a "type": "module" package) whose `// expect: ` comment lines are its whole expected stdout.
+// A case is a small .ts/.tsx/.cts file under untyped/ (this package, no "type"), module/
+// (a "type": "module" package) or commonjs/ (a "type": "commonjs" package) whose `// expect: `
+// comment lines are its whole expected stdout.
 // Every case runs with this directory as its working directory, so the one tsconfig.json here
 // applies under every runtime.
 import { spawn, spawnSync } from "node:child_process";
@@ -15,7 +16,7 @@ export const COMPAT = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(COMPAT, "../..");
 const NODE_MODULES = path.join(COMPAT, "node_modules");
 const STAMP = path.join(NODE_MODULES, ".compat-lock-sha256");
-const CASE_DIRS = ["untyped", "module"];
+const CASE_DIRS = ["untyped", "module", "commonjs"];
 const CASE_FILE = /\.(ts|tsx|cts|mts)$/;
 const CASE_TIMEOUT_MS = 60_000;
 

@@ -25,9 +25,21 @@ export function installUncaughtReport(): void {
     }
     const colors = wantsColors(process.stderr);
     const trailer = `rt v${RT_VERSION} (Node.js ${process.version}, ${process.platform} ${process.arch})`;
-    process.stderr.write(`${inspect(error, { colors })}\n\n${colors ? `\x1b[2m${trailer}\x1b[0m` : trailer}\n`);
+    const hint = noDefaultExportHint(error);
+    process.stderr.write(`${inspect(error, { colors })}\n${hint ? `${hint}\n` : ""}\n${colors ? `\x1b[2m${trailer}\x1b[0m` : trailer}\n`);
     process.exit(1);
   });
+}
+
+// Node's link error for a default import of an ES module that has none, e.g. `import yaml from
+// "js-yaml"` (its ESM build): Node and bun refuse it too, tsx compiles the importer to CommonJS.
+const NO_DEFAULT_EXPORT = /^The requested module '([^']+)' does not provide an export named 'default'$/;
+
+/** What to write instead of a default import that names no export (docs/running.md, "Module formats"). */
+function noDefaultExportHint(error: unknown): string | undefined {
+  const specifier = error instanceof SyntaxError ? NO_DEFAULT_EXPORT.exec(error.message)?.[1] : undefined;
+  if (specifier === undefined) return undefined;
+  return `hint: '${specifier}' is an ES module without a default export: import its names (import { name } from '${specifier}') or its namespace (import * as name from '${specifier}')`;
 }
 
 const FRAME = /^\s+at /;

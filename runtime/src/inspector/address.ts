@@ -1,5 +1,5 @@
 // The value of --inspect / --inspect-wait / --inspect-brk: `[[host:]port[/prefix]]`.
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
 import { UsageError } from "../errors.js";
 
 export interface InspectorAddress {
@@ -29,9 +29,17 @@ export function parseInspectorAddress(flag: string, raw: string): InspectorAddre
   return { host: host?.replace(/^\[|\]$/g, "") ?? DEFAULT_INSPECTOR_HOST, port, prefix: prefix || undefined };
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
+// node:net loads on first use: this module is on every start's path, and loading net costs ~2 ms.
+let loopback: BlockList | undefined;
+
+function isLoopbackAddress(address: string, family: "ipv4" | "ipv6"): boolean {
+  if (!loopback) {
+    loopback = new (require("node:net") as typeof import("node:net")).BlockList();
+    loopback.addSubnet("127.0.0.0", 8, "ipv4");
+    loopback.addAddress("::1", "ipv6");
+  }
+  return loopback.check(address, family);
+}
 
 /**
  * Whether a host (a name, an IP address, in brackets or not) is this machine's loopback:
@@ -41,10 +49,11 @@ LOOPBACK.addAddress("::1", "ipv6");
 export function isLoopback(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   if (name === "localhost" || name.endsWith(".localhost")) return true;
+  const { isIP } = require("node:net") as typeof import("node:net");
   const family = isIP(name);
-  if (family !== 0) return LOOPBACK.check(name, family === 6 ? "ipv6" : "ipv4");
+  if (family !== 0) return isLoopbackAddress(name, family === 6 ? "ipv6" : "ipv4");
   const url = URL.canParse(`http://${name}/`) ? new URL(`http://${name}/`) : undefined;
-  return url !== undefined && isIP(url.hostname) === 4 && LOOPBACK.check(url.hostname, "ipv4");
+  return url !== undefined && isIP(url.hostname) === 4 && isLoopbackAddress(url.hostname, "ipv4");
 }
 
 /** `host:port` as it appears in URLs (IPv6 in brackets). */

@@ -14,6 +14,9 @@ const MODULE_STATEMENT = /(?:^[ \t]*|[;}])(?:import[\s{*"']|export[\s{*])|\bimpo
 
 const COMMONJS_NAMES = ["require", "__filename", "__dirname"];
 
+/** Script loaders of the files rt compiles (Node cannot run them itself). */
+export const COMPILED_LOADERS: ReadonlySet<string> = new Set(["jsx", "ts", "tsx"]);
+
 export class ModuleFormats {
   private readonly packageTypes = new Map<string, string | undefined>();
 
@@ -24,9 +27,11 @@ export class ModuleFormats {
    * The one place that decides how each script file runs. `.mts`/`.mjs` are ES modules and
    * `.cts`/`.cjs` CommonJS; under `"type": "module"` everything is an ES module; every other
    * file is an ES module when its syntax says so (import/export, import.meta, top-level await),
-   * else CommonJS. That last rule is Node's for packages without a type; rt applies it under
-   * `"type": "commonjs"` too, as bun does: `npm init` writes that type, and TypeScript authors
-   * (and some published packages) write ESM syntax in such packages.
+   * else CommonJS. That last rule is Node's for packages without a type. Under `"type":
+   * "commonjs"` the TypeScript and JSX rt compiles have their import/export compiled to
+   * require/exports first, as tsc and tsx compile them (see prefersCommonJs): only top-level
+   * await or import.meta make one an ES module there. Plain `.js` keeps its syntax's format, as
+   * in bun (Node refuses ESM syntax there).
    */
   formatFor(file: string, syntax: () => ModuleFormat): ModuleFormat {
     // Inline code (--eval, stdin) belongs to no package: only its syntax counts, as in Node.
@@ -36,6 +41,16 @@ export class ModuleFormats {
     if (ext === ".cts" || ext === ".cjs") return "commonjs";
     if (this.packageType(path.dirname(file)) === "module") return "module";
     return syntax();
+  }
+
+  /**
+   * Whether `file`, compiled with `loader`, has its import/export compiled to CommonJS: the
+   * TypeScript or JSX of a `"type": "commonjs"` package (an explicit type decides, as for tsc).
+   */
+  prefersCommonJs(file: string, loader: string): boolean {
+    if (!COMPILED_LOADERS.has(loader) || this.virtual.has(file)) return false;
+    const ext = path.extname(file);
+    return ext !== ".mts" && ext !== ".mjs" && this.packageType(path.dirname(file)) === "commonjs";
   }
 
   /**

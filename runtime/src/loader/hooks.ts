@@ -16,7 +16,7 @@ import { assetModule, checkedJson, type AssetLoader } from "./assets.js";
 import { CommonJsInterop, type Asked } from "./commonjs-interop.js";
 import { askedOf } from "./import-clauses.js";
 import { withCommonJsScope } from "./commonjs-scope.js";
-import { ModuleFormats, silenceTypelessPackageWarning } from "./format.js";
+import { COMPILED_LOADERS, ModuleFormats, silenceTypelessPackageWarning } from "./format.js";
 import { type FileResolver, isWorkerThreadsSpecifier } from "./resolve.js";
 import {
   afterNodeFailed,
@@ -60,7 +60,7 @@ export interface ModuleTracker {
 
 type NextResolve = (specifier: string, context?: Partial<ResolveHookContext>) => { url: string; format?: string | null };
 
-const SCRIPT_LOADERS = new Set(["js", "jsx", "ts", "tsx"]);
+const SCRIPT_LOADERS = new Set(["js", ...COMPILED_LOADERS]);
 const NATIVE_JS = new Set([".js", ".mjs", ".cjs"]);
 
 export class ModuleLoader {
@@ -73,7 +73,7 @@ export class ModuleLoader {
   /** The entry is transpiled once to learn its format; the load hook then takes the result. */
   private readonly pending = new Map<string, { format: ModuleFormat; code: string }>();
   private transpiling = false;
-  private readonly interop = new CommonJsInterop();
+  private readonly interop: CommonJsInterop;
   /**
    * The JavaScript of each ES module loaded, by URL, what its imports of CommonJS ask is read
    * from: the string given to Node (no copy), or null for bytes Node read from the file (read
@@ -87,6 +87,7 @@ export class ModuleLoader {
   private readonly formats = new ModuleFormats(this.virtual);
 
   constructor(private readonly settings: LoaderSettings) {
+    this.interop = new CommonJsInterop(settings.cache);
     this.beforeWorkerThreads = settings.beforeWorkerThreads;
     this.scope = { ...settings, entries: this.entrySpecifiers, virtual: this.virtual };
   }
@@ -102,6 +103,21 @@ export class ModuleLoader {
       resolve: (specifier, context, nextResolve) => this.resolve(specifier, context, nextResolve),
       load: (url, context, nextLoad) => this.load(url, context, nextLoad),
     });
+    this.registerRequireExtensions();
+  }
+
+  /**
+   * `require.extensions` lists the extensions rt compiles, as under tsx and bun: tools ask it
+   * whether a TypeScript loader is active (rechoir/interpret, behind webpack-cli, gulp-cli and
+   * knex, for `*.config.ts`; tsconfig-paths, for the files it probes). Each takes `.js`'s
+   * handler, which is what Node runs for an extension it does not know: it loads through these
+   * hooks, which give the format and the compiled source.
+   */
+  private registerRequireExtensions(): void {
+    const handlers = require.extensions;
+    for (const [ext, loader] of Object.entries(this.settings.transpile.loaders)) {
+      if (COMPILED_LOADERS.has(loader)) handlers[ext] ??= handlers[".js"];
+    }
   }
 
   addVirtualModule(file: string, source: string): void {
@@ -289,7 +305,7 @@ export class ModuleLoader {
     try {
       const macros = this.macroStep(file, source, loader);
       result = transpile(
-        { file, source, loader, define: this.defines.get(file), macros },
+        { file, source, loader, define: this.defines.get(file), macros, preferCommonJs: this.formats.prefersCommonJs(file, loader) },
         this.settings.transpileFor?.(file) ?? this.settings.transpile,
         this.settings.cache,
       );

@@ -1,5 +1,6 @@
-// Content-addressed on-disk caches: the transpiler's here, and the rules every cache under rt's
-// cache root follows (DiskCache, privateDirectory).
+// Content-addressed on-disk caches: the transpiler's here (transpiled modules, and beside them
+// what cjs-module-lexer finds in CommonJS sources), and the rules every cache under rt's cache
+// root follows (DiskCache, privateDirectory).
 // - Only this user may change what rt will run: directories are created 0700 and entries 0600
 //   whatever the umask, and a directory that another user owns or may write to is not used (one
 //   warning, then the process runs uncached), as pip does. Otherwise a user who creates the cache
@@ -20,11 +21,19 @@ export interface CachedModule {
   readonly code: string;
 }
 
+/** What cjs-module-lexer finds in a CommonJS source: the names it exports and the specifiers it reexports. */
+export interface LexedCommonJs {
+  readonly exports: readonly string[];
+  readonly reexports: readonly string[];
+}
+
 export const CACHE_DIR_ENV = "RT_TRANSPILER_CACHE_PATH";
 export const CACHE_MAX_BYTES_ENV = "RT_TRANSPILER_CACHE_MAX_BYTES";
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const PRUNE_MARKER = ".last-prune";
+/** The first line of a lexer entry (a transpiled module's is its format). */
+const LEXED = "cjs-module-lexer\n";
 // An entry's header, `<checksum: 16 hex digits> <length: 18 digits>\n`: 36 bytes, a multiple of 4,
 // so the text after it can be hashed in place (see hashBytes).
 const HEADER_BYTES = 36;
@@ -192,7 +201,11 @@ export class DiskCache {
   }
 }
 
-/** The transpiler's cache: a module's format and code under a key of its source and options. */
+/**
+ * The transpiler's cache: a module's format and code under a key of its source and options, and
+ * beside them (same directory, checks and size bound) cjs-module-lexer's findings under a key of
+ * the lexed source, which spare a warm start the lexer's WebAssembly and its pass over the text.
+ */
 export class TranspileCache {
   private constructor(private readonly store: DiskCache) {}
 
@@ -221,6 +234,23 @@ export class TranspileCache {
 
   set(key: string, entry: CachedModule): void {
     this.store.write(key, `${entry.format}\n${entry.code}`);
+  }
+
+  /** The lexer's findings stored under `key`: null when it could not read that source, undefined on a miss. */
+  getLexed(key: string): LexedCommonJs | null | undefined {
+    const text = this.store.read(key);
+    if (text?.startsWith(LEXED) !== true) return undefined;
+    try {
+      const value = JSON.parse(text.slice(LEXED.length)) as LexedCommonJs | null;
+      return value === null || (Array.isArray(value.exports) && Array.isArray(value.reexports)) ? value : undefined;
+    } catch {
+      return undefined; // written by another layout of this entry: a miss, rewritten
+    }
+  }
+
+  setLexed(key: string, lexed: LexedCommonJs | null): void {
+    // JSON: an export name may hold a lone surrogate, which UTF-8 cannot carry (JSON escapes it).
+    this.store.write(key, LEXED + JSON.stringify(lexed && { exports: lexed.exports, reexports: lexed.reexports }));
   }
 
   pruneIfDue(now?: number): void {

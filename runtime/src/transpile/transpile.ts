@@ -1,7 +1,7 @@
 // Source → JavaScript through esbuild, behind the content-addressed cache. esbuild is only
 // loaded on a cache miss: a warm start never pays for it.
 import * as path from "node:path";
-import type { Message, TransformOptions } from "esbuild";
+import type { Message, TransformOptions, TransformResult } from "esbuild";
 import { ProgramError } from "../errors.js";
 import type { ScriptLoader } from "../flags/table.js";
 import { codeFrame, displayPath } from "../text.js";
@@ -23,6 +23,11 @@ export interface TranspileRequest {
   readonly define?: Readonly<Record<string, string>>;
   /** The file's macro calls: `expand` runs them and returns the file with their results in place. */
   readonly macros?: { expand(): string };
+  /**
+   * Compile import/export to require/exports (TypeScript in a `"type": "commonjs"` package, as
+   * tsc does) unless the code needs an ES module: top-level await or import.meta.
+   */
+  readonly preferCommonJs?: boolean;
 }
 
 /** The transpiled code and the module format its syntax implies (import/export/top-level await → module). */
@@ -40,6 +45,7 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
     path.basename(request.file),
     JSON.stringify(request.define ?? {}),
     expanded && cache ? hashBytes(request.source, "") : "",
+    request.preferCommonJs ? "cjs" : "",
   ];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(source, seed.join("\0")) : "";
@@ -61,16 +67,18 @@ function decoratorsLowered(request: TranspileRequest, source: string, options: D
 }
 
 function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>): string {
-  const options: TransformOptions = {
-    ...base,
-    loader: request.loader,
-    sourcefile: path.basename(request.file),
-    // A .cts file's import/export compile to require/exports, as tsc compiles them.
-    format: CommonJsExtensions.has(path.extname(request.file)) ? "cjs" : undefined,
-    define: request.define ? { ...base.define, ...request.define } : base.define,
-  };
   try {
-    return esbuild().transformSync(request.source, options).code;
+    // A .cts file's import/export compile to require/exports, as tsc compiles them.
+    if (CommonJsExtensions.has(path.extname(request.file))) return transform(request, base, "cjs").code;
+    if (request.preferCommonJs) {
+      try {
+        const result = transform(request, base, "cjs");
+        if (!result.warnings.some(needsModule)) return result.code;
+      } catch (error) {
+        if (!(error as { errors?: Message[] }).errors?.some(needsModule)) throw error;
+      }
+    }
+    return transform(request, base, undefined).code;
   } catch (error) {
     const first = (error as { errors?: Message[] }).errors?.[0];
     if (!first) throw error;
@@ -78,6 +86,19 @@ function runEsbuild(request: TranspileRequest, base: Readonly<TransformOptions>)
     throw new ProgramError(display.split("\n")[0]!, "ERR_TRANSPILE", display);
   }
 }
+
+function transform(request: TranspileRequest, base: Readonly<TransformOptions>, format: "cjs" | undefined): TransformResult {
+  return esbuild().transformSync(request.source, {
+    ...base,
+    loader: request.loader,
+    sourcefile: path.basename(request.file),
+    format,
+    define: request.define ? { ...base.define, ...request.define } : base.define,
+  });
+}
+
+// esbuild's error for top-level await and its warning for import.meta in CommonJS output.
+const needsModule = (message: Message) => message.text.includes('with the "cjs" output format');
 
 const CommonJsExtensions = new Set([".cts", ".cjs"]);
 
