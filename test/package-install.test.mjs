@@ -5,11 +5,12 @@
 // Node 22.15 (the oldest rt runs on) and Node 24. Real npm, real processes, real tsc.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { buildPlatforms, findGo, platformPackages as builtPlatforms } from "../runtime/native/build.mjs";
 import { startRegistry } from "./support/registry.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -45,19 +46,15 @@ function oldNode() {
   return { label: "Node 20 (the machine's is new enough)", bin: () => nodeFromRegistry("20.20.0") };
 }
 
-/** The rt-runtime-<os>-<cpu> packages in the tree (the compiled front), if any: published alongside. */
+/**
+ * The rt-runtime-<os>-<cpu> packages (the compiled front), built from this tree's sources and
+ * published alongside, as a release would; none without Go (then rt starts through Node, the
+ * fallback platforms without a package get).
+ */
 function platformPackages() {
-  const found = [];
-  const visit = (dir, depth) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-      const manifest = path.join(dir, entry.name, "package.json");
-      if (existsSync(manifest) && /^rt-runtime-/.test(JSON.parse(readFileSync(manifest, "utf8")).name)) found.push(path.join(dir, entry.name));
-      else if (depth > 0) visit(path.join(dir, entry.name), depth - 1);
-    }
-  };
-  visit(path.join(REPO, "runtime"), 2);
-  return found;
+  if (!findGo()) return [];
+  buildPlatforms();
+  return builtPlatforms().map(({ dir }) => dir);
 }
 
 const HELLO =
@@ -154,6 +151,12 @@ describe("rt-runtime installed from a registry", { concurrency: true }, () => {
           assert.match(first.stdout, /^\d+\.\d+\.\d+ \(rt's own Node\.js v24\.\d+\.\d+ at .*\/rt\/node\/v24\/node\)\n$/);
           // The first rt of the run fetched rt's Node and said so, on one line; later ones are silent.
           assert.match(first.stderr, /^(rt: Node\.js v\d+\.\d+\.\d+ is older than rt needs \(>= 22\.15\); fetching Node\.js 24 .*, once\n)?$/);
+          if (process.platform === "linux") {
+            // Through the compiled front (the platform package), rt's own Node is started directly,
+            // not by the machine's old one: one process, so starting costs what it costs on a new Node.
+            const parent = ok(npx(["-p", "require('fs').readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8')"], dir), "rt -p");
+            assert.doesNotMatch(parent, /rt\.cjs/, "the parent of rt's Node is not the launcher on the old Node");
+          }
         } else {
           assert.equal(first.stdout.replace(/ at .*/s, ""), `0.1.0 (Node.js ${version}`);
           assert.equal(first.stderr, "");

@@ -151,8 +151,11 @@ export class DapClient {
       .join("");
   }
 
-  /** initialize, then launch/attach with the given breakpoints set before configurationDone. */
-  async start(command, args, { breakpoints = {}, exceptionFilters } = {}) {
+  /**
+   * initialize (with `capabilities` added to the client's), then launch/attach with the given
+   * breakpoints set before configurationDone.
+   */
+  async start(command, args, { breakpoints = {}, exceptionFilters, capabilities = {} } = {}) {
     this.breakpoints = breakpoints;
     await this.request("initialize", {
       adapterID: "rt",
@@ -162,6 +165,7 @@ export class DapClient {
       supportsRunInTerminalRequest: true,
       supportsStartDebuggingRequest: true,
       supportsVariablePaging: true,
+      ...capabilities,
     });
     const started = this.raw(command, args);
     await this.event("initialized");

@@ -167,6 +167,25 @@ describe("launch a program", () => {
     );
   });
 
+  test("a client that takes invalidated events is asked once, after its first scopes, to fetch the stack again (VS Code's Variables view then opens Local)", async (t) => {
+    const dap = DapClient.start(t);
+    await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] }, capabilities: { supportsInvalidatedEvent: true } });
+    await dap.stopped();
+    const invalidated = () => dap.events.filter((event) => event.event === "invalidated");
+    const frame = await dap.topFrame();
+    assert.equal(invalidated().length, 0, "nothing before the first scopes");
+    await dap.request("scopes", { frameId: frame.id });
+    const body = await dap.event("invalidated");
+    assert.deepEqual(body, { areas: ["stacks"], threadId: 1 });
+    // The client fetches again; the stop is unchanged and no further refresh comes.
+    const again = await dap.topFrame();
+    assert.equal(again.line, frame.line);
+    await dap.request("scopes", { frameId: again.id });
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+    assert.equal(invalidated().length, 1);
+  });
+
   test("a frame without a file (Node's internals): its text comes by the frame's sourceReference", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP }, { breakpoints: { [APP]: [13] } });

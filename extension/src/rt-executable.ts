@@ -112,10 +112,11 @@ async function projectExecutable(dir: string): Promise<Chosen> {
   const told = `rt.projectRuntimeProblem:${dir}`;
   if (context!.workspaceState.get(told) !== version.problem) {
     void context!.workspaceState.update(told, version.problem);
-    void vscode.window.showWarningMessage(
+    const message =
       `rt: this project's rt (${dir}) cannot run: ${version.problem}. Using the rt bundled with the extension. ` +
-        `To use the project's, reinstall it (npm install -D ${RUNTIME_PACKAGE}) or name one in ${SETTINGS.runtimePath.id}.`,
-    );
+      `To use the project's, reinstall it (npm install -D ${RUNTIME_PACKAGE}) or name one in ${SETTINGS.runtimePath.id}.`;
+    output().warn(message);
+    void vscode.window.showWarningMessage(message);
   }
   return resolveExecutable();
 }

@@ -14,9 +14,24 @@ export interface ScriptTarget {
   readonly script: string;
 }
 
-/** The file to run: the editor title's resource, else the active editor's; saved first. */
+/**
+ * The file the editor area shows: the active text editor's, else the active tab's. Right after a
+ * file opens (Quick Open, with the panel just hidden) the extension host can have no active text
+ * editor for a moment: an F5 pressed then found none and went to VS Code's own F5 (its debugger
+ * picker), seen in the UI test. The tab is known by then; so is it when the focus is in a panel
+ * whose input is an editor of its own (the Debug Console, Output: not files).
+ */
+export async function editorDocument(): Promise<vscode.TextDocument | undefined> {
+  const active = vscode.window.activeTextEditor?.document;
+  if (active?.uri.scheme === "file") return active;
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (tab instanceof vscode.TabInputText && tab.uri.scheme === "file") return vscode.workspace.openTextDocument(tab.uri);
+  return active;
+}
+
+/** The file to run: the editor title's resource, else the one the editor area shows; saved first. */
 export async function fileTarget(resource: unknown): Promise<string | undefined> {
-  const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
+  const uri = resource instanceof vscode.Uri ? resource : (await editorDocument())?.uri;
   if (!uri) {
     void vscode.window.showErrorMessage("rt: open a TypeScript or JavaScript file to run it.");
     return undefined;

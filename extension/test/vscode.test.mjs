@@ -34,7 +34,13 @@ test("the rt extension in a real VS Code (code-server)", async (t) => {
     codeServer,
     dir: path.join(dir, "code-server"),
     vsix,
-    env: { ...keyring.env, RT_E2E_RESULTS: results, ...(process.env.RT_E2E_GREP ? { RT_E2E_GREP: process.env.RT_E2E_GREP } : {}) },
+    env: {
+      ...keyring.env,
+      RT_E2E_RESULTS: results,
+      // Where code-server keeps its logs, the extension's output channel among them (test/host/support.cjs).
+      RT_E2E_LOGS: path.join(dir, "code-server", "user-data", "logs"),
+      ...(process.env.RT_E2E_GREP ? { RT_E2E_GREP: process.env.RT_E2E_GREP } : {}),
+    },
     extraArgs: ["--vscode-option", "enable-smoke-test-driver"],
   });
   t.after(async () => {

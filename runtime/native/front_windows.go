@@ -16,3 +16,9 @@ func lookPath(name, _ string) string {
 	}
 	return found
 }
+
+// handOverNode is node.exe on PATH: bin/rt.cjs starts rt's own Node from there when it is too old.
+func handOverNode() string {
+	node, _ := nodeCommand()
+	return node
+}

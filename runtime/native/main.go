@@ -60,7 +60,7 @@ func nodeCommand() (string, bool) {
 // execNodeCLI hands the invocation to `node -- bin/rt.cjs args...` (startNodeCLI: exec where the
 // system has it, else a child whose exit code becomes rt's).
 func execNodeCLI(launcher string, args []string) {
-	node, _ := nodeCommand()
+	node := handOverNode()
 	if node == "" {
 		fail(127, "rt: node: not found on PATH (rt runs on Node.js >= 22.15)\n")
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // nodeInfo is the Node the Node CLI would run on: `node` on PATH, as bin/rt.cjs's
@@ -25,8 +26,68 @@ type nodeInfo struct {
 func findNode() (nodeInfo, bool) {
 	found, named := nodeCommand()
 	if found == "" {
+		return ownNodeInfo()
+	}
+	info, ok := nodeVersion(found, named)
+	if !ok && !named {
+		// Too old (or none that runs): the Node bin/rt.cjs fetched for itself, started directly
+		// rather than through the old one (src/launcher/own-node.ts).
+		if own, ok := ownNodeInfo(); ok {
+			return own, true
+		}
+	}
+	return info, ok
+}
+
+// handOverNode is the Node to start the Node CLI on: the one on PATH, or rt's own when that one
+// is too old. One stat where rt never fetched a Node of its own: the hand-over stays as cheap.
+func handOverNode() string {
+	node, _ := nodeCommand()
+	if ownNode() != "" {
+		if info, ok := findNode(); ok {
+			return info.execPath
+		}
+	}
+	return node
+}
+
+// ownNodeInfo is rt's own Node (ownNode) with its version, when there is one.
+func ownNodeInfo() (nodeInfo, bool) {
+	own := ownNode()
+	if own == "" {
 		return nodeInfo{}, false
 	}
+	return nodeVersion(own, true)
+}
+
+// ownNode is the Node bin/rt.cjs fetches into rt's cache root when the machine's is older than
+// rt needs (src/launcher/node-version.ts: <root>/node/v<major>/node), or "". Only from a root of
+// this user's alone (owned, not writable by others), as the launcher decides: it is run.
+func ownNode() string {
+	root := cacheRoot()
+	if root == "" || !privateDirectory(root) {
+		return ""
+	}
+	file := fmt.Sprintf("%s/node/v%d/node", root, ownNodeMajor)
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+		return file
+	}
+	return ""
+}
+
+// privateDirectory: dir is a directory of this user's that nobody else may write to, the rule
+// src/transpile/cache.ts applies to rt's cache root.
+func privateDirectory(dir string) bool {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() || info.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	stat, ok := info.Sys().(*syscall.Stat_t)
+	return ok && int(stat.Uid) == os.Getuid()
+}
+
+// nodeVersion is found's real path and version (see findNode); ok when rt runs on it.
+func nodeVersion(found string, named bool) (nodeInfo, bool) {
 	execPath, err := filepath.EvalSymlinks(found)
 	if err == nil {
 		execPath, err = filepath.Abs(execPath)
@@ -84,8 +145,8 @@ func supportedNode(version string) bool {
 	return err1 == nil && err2 == nil && (major > 22 || (major == 22 && minor >= 15))
 }
 
-// versionCache is under rt's cache directory, computed as bin/rt.cjs computes it.
-func versionCache() string {
+// cacheRoot is rt's cache directory, computed as bin/rt.cjs computes it, or "".
+func cacheRoot() string {
 	home := os.Getenv("XDG_CACHE_HOME")
 	if home == "" && os.Getenv("HOME") != "" {
 		home = os.Getenv("HOME") + "/.cache"
@@ -93,7 +154,15 @@ func versionCache() string {
 	if home == "" {
 		return ""
 	}
-	return home + "/rt/native/node-versions"
+	return home + "/rt"
+}
+
+// versionCache is under rt's cache directory.
+func versionCache() string {
+	if root := cacheRoot(); root != "" {
+		return root + "/native/node-versions"
+	}
+	return ""
 }
 
 func cachedVersion(key string) string {

@@ -44,6 +44,8 @@ export class RtDebugSession extends DebugSession {
   private terminatedSent = false;
   /** The client starts child sessions on request (DAP's startDebugging reverse request). */
   private startsChildSessions = false;
+  /** The client takes `invalidated` events; set to false once the one after the first scopes is sent. */
+  private refreshAfterFirstScopes = false;
 
   constructor(private readonly options: RtDebugSessionOptions = {}) {
     super();
@@ -71,6 +73,7 @@ export class RtDebugSession extends DebugSession {
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
     this.startsChildSessions = args.supportsStartDebuggingRequest === true;
+    this.refreshAfterFirstScopes = args.supportsInvalidatedEvent === true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsConditionalBreakpoints: true,
@@ -174,7 +177,17 @@ export class RtDebugSession extends DebugSession {
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    this.handle(response, async () => ({ scopes: this.thread(threadOf(args.frameId)).scopes(args.frameId) }));
+    const threadId = threadOf(args.frameId);
+    void this.handle(response, async () => ({ scopes: this.thread(threadId).scopes(args.frameId) })).then(() => {
+      if (!this.refreshAfterFirstScopes) return;
+      this.refreshAfterFirstScopes = false;
+      // VS Code opens its Variables view on the first stop (debug.openDebug: openOnDebugBreak)
+      // after focusing the frame, so the view, created then, shows every scope collapsed: it
+      // expands the first cheap scope only when a frame gets focus while it exists. Its first
+      // scopes request says it exists now; this makes VS Code fetch the stack again and focus
+      // the new top frame, and the view opens Local (as VS Code's JavaScript debugger shows it).
+      this.sendEvent({ event: "invalidated", body: { areas: ["stacks"], threadId }, seq: 0, type: "event" } as DebugProtocol.InvalidatedEvent);
+    });
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
@@ -399,8 +412,8 @@ export class RtDebugSession extends DebugSession {
     work: () => Promise<R["body"] | undefined>,
     timeoutMs = REQUEST_TIMEOUT_MS,
     what?: string,
-  ): void {
-    withTimeout(Promise.resolve().then(work), timeoutMs, `${what ?? response.command} did not finish within ${timeoutMs / 1000} s`).then(
+  ): Promise<void> {
+    return withTimeout(Promise.resolve().then(work), timeoutMs, `${what ?? response.command} did not finish within ${timeoutMs / 1000} s`).then(
       (body) => {
         if (body) response.body = body;
         this.sendResponse(response);

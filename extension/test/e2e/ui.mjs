@@ -103,7 +103,13 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     await page.locator(".debug-toolbar").waitFor({ timeout: 30_000 });
     const paused = page.locator(".editor-instance .debug-top-stack-frame-line");
     await paused.first().waitFor({ timeout: 30_000 });
-    const pausedBox = await paused.first().boundingBox();
+    // Variables opens on Local, as with VS Code's JavaScript debugger, also in this first session
+    // of the window (VS Code creates the Variables view after it focused the frame).
+    await page.locator('.debug-variables .monaco-list-row[aria-expanded="true"]', { hasText: "Local" }).first().waitFor({ timeout: 10_000 });
+    log("the Variables view shows Local expanded");
+    // (The stop's refresh redraws the highlight: measure a settled one.)
+    let pausedBox = null;
+    while (!pausedBox) pausedBox = await paused.first().boundingBox();
     if (Math.abs(pausedBox.y - box.y) > 2) throw new Error(`the highlighted line is at y=${pausedBox.y}, the breakpoint's line at y=${box.y}`);
     log("paused: the breakpoint's line is highlighted");
     await page.waitForTimeout(800);
@@ -132,11 +138,30 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
     }
     log("10 F5 presses right after switching editors or ending a session: rt's session each time, never the picker");
 
+    // A session that ends on a compile error shows the Debug Console, with the error in it,
+    // wherever the panel was.
+    if (await page.locator(".part.panel").isVisible()) await page.keyboard.press("Control+J");
+    await page.locator(".part.panel").waitFor({ state: "hidden" });
+    await steps.open("app/broken.ts");
+    await page.keyboard.press("F5");
+    await page.locator(".repl", { hasText: 'Unexpected ";"' }).first().waitFor({ timeout: 30_000 });
+    log("F5 on a file with a syntax error: the Debug Console opened with the error");
+    await shot("02b-compile-error-console");
+    // F5 with the focus still in the Debug Console debugs the file the editor area shows.
+    await page.locator(".tabs-container .tab", { hasText: "debug-me.ts" }).click();
+    await page.locator(".repl .monaco-editor").first().click();
+    await page.keyboard.press("F5");
+    await expectSession("F5 with the focus in the Debug Console");
+    await paused.first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press("Shift+F5");
+    await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    log("F5 in the Debug Console debugged the editor's file");
+
     // The editor title's Run File button runs the file in a task terminal.
     await page.locator('.editor-actions [aria-label^="Run File"]').first().click();
     await page.locator(".xterm-rows", { hasText: "distance: 5" }).first().waitFor({ timeout: 30_000 });
     log("Run File (editor title) ran the file: the terminal shows its output");
-    await shot("02b-run-file-button");
+    await shot("02c-run-file-button");
 
     // `rt` in a new integrated terminal: the extension put the bundled runtime first on PATH.
     await page.keyboard.press("Control+Shift+Backquote");
@@ -159,7 +184,7 @@ export function driveUi({ server, workspace, profile, artifacts, log }) {
       .first()
       .waitFor({ timeout: 30_000 });
     log("a new integrated terminal runs the bundled rt");
-    await shot("02c-terminal-rt");
+    await shot("02d-terminal-rt");
 
     // 3. The rt Secrets panel: add a credential (three input boxes, the value masked), then delete it.
     await secretsIcon.click();

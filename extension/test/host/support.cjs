@@ -1,6 +1,7 @@
 // Helpers for the tests that run inside VS Code's extension host.
 const assert = require("node:assert/strict");
 const { spawnSync } = require("node:child_process");
+const { existsSync, readdirSync, readFileSync, statSync } = require("node:fs");
 const path = require("node:path");
 const vscode = require("vscode");
 
@@ -88,8 +89,30 @@ async function pressContinue() {
   }
 }
 
+/**
+ * The lines of the extension's "rt" output channel so far, as the user reads them in the Output
+ * panel: code-server keeps each log channel in a file under its logs folder (RT_E2E_LOGS), one
+ * folder per start of the server, the newest last.
+ */
+function outputLines() {
+  const logs = process.env.RT_E2E_LOGS;
+  assert.ok(logs, "RT_E2E_LOGS names code-server's logs folder");
+  const files = readdirSync(logs)
+    .sort()
+    .reverse()
+    .flatMap((start) =>
+      readdirSync(path.join(logs, start))
+        .filter((name) => name.startsWith("exthost"))
+        .map((host) => path.join(logs, start, host, EXTENSION_ID, "rt.log")),
+    )
+    .filter((file) => existsSync(file));
+  assert.ok(files.length, `an rt.log under ${logs}`);
+  const newest = files.reduce((a, b) => (statSync(b).mtimeMs > statSync(a).mtimeMs ? b : a));
+  return readFileSync(newest, "utf8").split("\n");
+}
+
 function metric(name, value) {
   globalThis.rtMetrics[name] = value;
 }
 
-module.exports = { EXTENSION_ID, folder, taskExit, eventually, secretTool, followSession, pressContinue, metric, path };
+module.exports = { EXTENSION_ID, folder, taskExit, eventually, secretTool, followSession, pressContinue, outputLines, metric, path };

@@ -4,12 +4,15 @@
 // too). The keybinding holds in every window with such a folder, whatever editor is active: a
 // context key that followed the active editor reached the workbench a round trip after the
 // switch, and an F5 pressed in between (right after switching editors or ending a session) got
-// VS Code's picker. The command itself decides, with the editor the user sees now, and hands
-// anything that is not rt's (another folder, a launch.json, no editor) to VS Code's own F5.
+// VS Code's picker. The command itself decides, with the file the editor area shows now
+// (target.ts: editorDocument), and hands anything that is not rt's (another folder, a
+// launch.json, no editor) to VS Code's own F5, saying why in the rt output channel.
 import { readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, CONTEXT_KEYS, SETTINGS } from "../../contributions.js";
+import { output } from "../../output.js";
+import { editorDocument } from "../../target.js";
 import { type Program, programFor } from "./program.js";
 
 /** `rt` as a command in a package.json script (`rt app.ts`, `… && rt run build`). */
@@ -41,9 +44,20 @@ export function registerF5(
     await vscode.commands.executeCommand("setContext", CONTEXT_KEYS.f5, value);
   };
   const f5 = async (): Promise<unknown> => {
-    const document = vscode.window.activeTextEditor?.document;
+    const document = await editorDocument();
     const folder = document?.uri.scheme === "file" ? vscode.workspace.getWorkspaceFolder(document.uri) : undefined;
-    if (!document || !folder || hasLaunchConfigurations(folder) || !(await (folders.get(folder.uri.fsPath) ?? usesRt(folder)))) {
+    const notRt = !document
+      ? "no editor is active"
+      : !folder
+        ? `${document.uri.scheme === "file" ? document.uri.fsPath : document.uri.toString()} is not a file of a workspace folder`
+        : hasLaunchConfigurations(folder)
+          ? `${folder.name} has a launch.json`
+          : !(await (folders.get(folder.uri.fsPath) ?? usesRt(folder)))
+            ? `${folder.name} does not use rt`
+            : undefined;
+    if (notRt || !document || !folder) {
+      // Said in the rt output channel: why F5 brought up VS Code's own start (maybe its picker).
+      output().info(`F5: ${notRt}: VS Code's own F5 starts debugging`);
       return vscode.commands.executeCommand(VSCODE_F5);
     }
     const program = await programFor(document.uri.fsPath, folder.uri.fsPath, document.getText());

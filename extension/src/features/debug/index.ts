@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
 import { checkedRuntime, runtimeExecutable } from "../../rt-executable.js";
-import { fileTarget, scriptTarget } from "../../target.js";
+import { editorDocument, fileTarget, scriptTarget } from "../../target.js";
 import { warnIfUnusable } from "../runtime/index.js";
 import { listScripts } from "../tasks/scripts.js";
 import type * as Adapter from "./adapter.js";
@@ -29,12 +29,29 @@ export function register(context: vscode.ExtensionContext): void {
       { provideDebugConfigurations: scriptConfigurations },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, { createDebugAdapterTracker: showConsoleOnFailure }),
     vscode.commands.registerCommand(COMMANDS.debugFile.id, debugFile),
     vscode.commands.registerCommand(COMMANDS.debugScript.id, debugScript),
   );
   registerF5(context, preloadAdapter, (folder, program) => startSession(folder, programConfiguration(program, folder)));
   // A program started ahead of a session that never came is ended with the extension.
   context.subscriptions.push({ dispose: () => loadedAdapter?.discardPrelaunched() });
+}
+
+/**
+ * A program that ends with an error before it ever paused (a syntax error, a failed import) has
+ * said why in the Debug Console: show it, wherever the panel was.
+ */
+function showConsoleOnFailure(session: vscode.DebugSession): vscode.DebugAdapterTracker | undefined {
+  if (session.parentSession) return undefined;
+  let paused = false;
+  return {
+    onDidSendMessage(message: { type?: string; event?: string; body?: { exitCode?: number } }) {
+      if (message.type !== "event") return;
+      if (message.event === "stopped") paused = true;
+      else if (message.event === "exited" && message.body?.exitCode !== 0 && !paused) void vscode.commands.executeCommand("workbench.debug.action.focusRepl");
+    },
+  };
 }
 
 let loadedAdapter: typeof Adapter | undefined;
@@ -109,7 +126,7 @@ async function resolveDebugConfiguration(
   configuration: vscode.DebugConfiguration,
 ): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration["request"] || configuration["program"] || configuration["script"]) return configuration;
-  const document = vscode.window.activeTextEditor?.document;
+  const document = await editorDocument();
   const root = document && (folder ?? vscode.workspace.getWorkspaceFolder(document.uri));
   const program =
     document?.uri.scheme !== "file"

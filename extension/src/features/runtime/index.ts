@@ -33,7 +33,10 @@ export async function warnIfUnusable(info: RuntimeInfo): Promise<void> {
       : info.source === "project"
         ? `this project's rt (${info.executable})`
         : "the rt bundled with this extension";
-  const action = await vscode.window.showErrorMessage(`rt: cannot use ${where}: ${info.version.problem}`, "Configure path", "Show output");
+  const message = `rt: cannot use ${where}: ${info.version.problem}`;
+  // Also in the output channel, which keeps what a notification said after it is gone.
+  output().error(message);
+  const action = await vscode.window.showErrorMessage(message, "Configure path", "Show output");
   if (action === "Configure path") await vscode.commands.executeCommand(COMMANDS.configurePath.id);
   else if (action === "Show output") output().show();
 }
