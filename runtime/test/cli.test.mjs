@@ -131,6 +131,18 @@ describe("transpilation flags", () => {
     );
   });
 
+  test("--tsconfig (tsx's name) is --tsconfig-override; both at once is one value too many", () => {
+    ok(
+      rt(["--tsconfig", "tsconfig.custom.json", "app.tsx"], { cwd }),
+      '{"type":"section","props":{"id":"main"},"children":["hi"]} {"type":"my-fragment","props":null,"children":["x"]}\n',
+    );
+    mistake(
+      rt(["--tsconfig-override", "tsconfig.custom.json", "--tsconfig=tsconfig.custom.json", "app.tsx"], { cwd }),
+      2,
+      /^rt: --tsconfig is given more than once; it takes one value\n$/,
+    );
+  });
+
   test("tsconfig.json's decorator setting is honoured: legacy with experimentalDecorators, else standard", () => {
     const dir = path.join(cwd, "decorators");
     ok(rt(["decorated.ts"], { cwd: dir }), "3 string\n");
@@ -246,5 +258,38 @@ describe("bad input", () => {
 
   test("a missing --tsconfig-override file, exit 2", () => {
     mistake(rt(["--tsconfig-override", "nope.json", "hello.ts"], { cwd }), 2, /^rt: --tsconfig-override: no such file: .*nope\.json\n$/);
+  });
+});
+
+describe("rt --test: Node's test runner on rt's loader", () => {
+  const tests = path.join(FIXTURES, "test-runner");
+  // Without the variable that makes a runner started by this test runner report to it.
+  const env = { NODE_TEST_CONTEXT: undefined };
+
+  test("with no file arguments it runs the directory's *.test.ts/.tsx files (an enum, an extensionless import, JSX by the tsconfig); a failure: the runner's summary and exit code 1", () => {
+    const result = rt(["--test"], { cwd: tests, env });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^✔ sign of a negative number \(/m);
+    assert.match(result.stdout, /^✔ sign of zero \(/m);
+    assert.match(result.stdout, /^✖ jsx element fails on purpose \(/m);
+    assert.match(result.stdout, /^ℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\n/m);
+  });
+
+  test("--test-name-pattern filters (Node's flag, handed over); a directory argument means its test files", () => {
+    const result = rt(["--test", "--test-name-pattern", "^sign", "--test-reporter=spec", "test-runner"], { cwd: FIXTURES, env });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /^✔ sign of zero \(/m);
+    assert.doesNotMatch(result.stdout, /jsx element/);
+    assert.match(result.stdout, /^✔ sign of a negative number \(/m);
+    assert.match(result.stdout, /^ℹ fail 0\n/m);
+  });
+
+  test("--test-* flags need --test; --test refuses what runs in rt's own process", () => {
+    mistake(
+      rt(["--test-name-pattern=x", "hello.ts"], { cwd }),
+      2,
+      /^rt: --test-name-pattern applies to Node's test runner: add --test \(rt --test --test-name-pattern \.\.\.\)\n$/,
+    );
+    mistake(rt(["--test", "--hot"], { cwd }), 2, /^rt: --hot does not apply to rt --test: the test files run in processes of Node's test runner\n$/);
   });
 });

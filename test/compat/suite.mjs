@@ -5,7 +5,9 @@
 // (a "type": "module" package) or commonjs/ (a "type": "commonjs" package) whose `// expect: `
 // comment lines are its whole expected stdout.
 // Every case runs with this directory as its working directory, so the one tsconfig.json here
-// applies under every runtime.
+// applies under every runtime. A case that needs a project of its own (a tsconfig, node_modules
+// fixtures) or a command line says so: `// cwd: projects/x` (relative to this directory) and
+// `// args: --tsconfig t.json main.ts` (the runtime's arguments there, instead of the case file).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -32,12 +34,19 @@ export function listCases() {
       .sort()
       .map((f) => {
         const file = path.join(COMPAT, dir, f);
-        const expected = readFileSync(file, "utf8")
-          .split("\n")
-          .filter((line) => line.startsWith("// expect: "))
-          .map((line) => line.slice("// expect: ".length).trimEnd());
+        const lines = readFileSync(file, "utf8").split("\n");
+        const tagged = (tag) => lines.filter((line) => line.startsWith(`// ${tag}: `)).map((line) => line.slice(`// ${tag}: `.length).trimEnd());
+        const expected = tagged("expect");
         if (expected.length === 0) throw new Error(`${dir}/${f}: no "// expect: " line`);
-        return { name: `${dir}/${f}`, file, expected: expected.join("\n") };
+        const [cwd] = tagged("cwd");
+        const [args] = tagged("args");
+        return {
+          name: `${dir}/${f}`,
+          file,
+          expected: expected.join("\n"),
+          cwd: cwd ? path.join(COMPAT, cwd) : COMPAT,
+          args: args ? args.split(" ") : [file],
+        };
       }),
   );
 }
@@ -87,7 +96,8 @@ export function runtimes({ rtBin = path.join(ROOT, "runtime/bin/rt.cjs") } = {})
 /** The environment every case runs with: nothing from the caller that changes module loading or colour. */
 function caseEnv() {
   const env = { ...process.env, PATH: `${path.dirname(NODE)}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" };
-  for (const key of ["NODE_OPTIONS", "NODE_COMPILE_CACHE", "FORCE_COLOR", "DEBUG", "TSX_TSCONFIG_PATH"]) delete env[key];
+  // NODE_TEST_CONTEXT: a `--test` case under `node --test` would report to that runner, not print.
+  for (const key of ["NODE_OPTIONS", "NODE_COMPILE_CACHE", "FORCE_COLOR", "DEBUG", "TSX_TSCONFIG_PATH", "NODE_TEST_CONTEXT"]) delete env[key];
   return env;
 }
 
@@ -97,7 +107,7 @@ function caseEnv() {
  */
 export function runCase(runtime, c) {
   return new Promise((resolve) => {
-    const child = spawn(runtime.cmd, [...runtime.pre, c.file], { cwd: COMPAT, env: caseEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(runtime.cmd, [...runtime.pre, ...c.args], { cwd: c.cwd, env: caseEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -15,6 +15,7 @@ export function helpText(): string {
     "       rt --filter <pattern> | --workspaces <script> [args...]",
     "       rt run --parallel | --sequential <script...>",
     "       rt [flags] -e <code> | -p <code> | run - (code from stdin)",
+    "       rt --test [flags] [<glob|file|dir>...]   (Node's test runner)",
     "",
     "Commands:",
     ...Object.entries(COMMANDS).map(([name, command]) => row(`  ${name}`, command.help)),

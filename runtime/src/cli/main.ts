@@ -7,6 +7,7 @@ import { runFile } from "./commands/run-file.js";
 import { isScriptCommand, runScripts, runTarget } from "./commands/run-script.js";
 import { resolveRunTarget } from "../run/target.js";
 import { secretsCommand } from "./commands/secrets.js";
+import { assertTestFlags, runTests } from "./commands/test.js";
 import { helpText } from "./help.js";
 import { loadEnvFiles } from "../config/env-files.js";
 import { bootInspectorThread, inspectorFlag } from "../inspector/start.js";
@@ -35,9 +36,11 @@ export function main(argv: readonly string[], cacheRoot: string | undefined, ins
   try {
     const parsed = parseArgs(argv);
     assertFlagsFitCommand(parsed);
+    assertTestFlags(parsed);
     changeDirectory(parsed.values.cwd);
-    // rt build --watch rebuilds in place (esbuild watches); only programs run under the supervisor.
-    if (parsed.values.watch === true && parsed.command !== "build" && !isWatchChild()) {
+    // rt build --watch rebuilds in place (esbuild watches), Node's test runner reruns its tests
+    // itself; only programs run under the supervisor.
+    if (parsed.values.watch === true && parsed.command !== "build" && parsed.values.test !== true && !isWatchChild()) {
       running = superviseWatch(argv, parsed.values);
     } else {
       const values = withConfig(parsed.values);
@@ -78,6 +81,10 @@ function dispatch(parsed: ParsedArgs, cacheRoot: string | undefined): Promise<vo
   if (values.help) return print(helpText());
   if (values.version) return print(`${RT_VERSION} (${runningNode(cacheRoot)})\n`);
   if (parsed.command === "build") return buildCommand(parsed, invocation);
+  if (values.test === true) {
+    runTests(target === undefined ? [] : [target, ...args], invocation);
+    return Promise.resolve();
+  }
   if (values.print !== undefined) return printCode(values.print, invocation);
   if (values.eval !== undefined) return evalCode(values.eval, invocation);
   if (target === "-") return runStdin(invocation);

@@ -16,6 +16,8 @@ const parsed: [argv: string[], expected: Partial<ReturnType<typeof parseArgs>>][
   [["run", "dev", "--", "--x"], { command: "run", target: "dev", args: ["--", "--x"] }],
   [["build", "a.ts", "--outdir", "d"], { command: "build", values: { outdir: "d" }, target: "a.ts" }],
   [["-bF", "a", "run", "x"], { values: { rt: true, filter: ["a"] }, command: "run", target: "x" }],
+  // tsx's --tsconfig is --tsconfig-override
+  [["--tsconfig", "t.json", "x.ts"], { values: { "tsconfig-override": "t.json" }, target: "x.ts" }],
   [["secrets", "list", "svc", "--json"], { command: "secrets", values: { json: true }, target: "list", args: ["svc"] }],
   [["secrets", "set", "--allow-empty", "svc", "n"], { command: "secrets", values: { "allow-empty": true }, target: "set", args: ["svc", "n"] }],
 ];
@@ -33,6 +35,7 @@ const refused: [argv: string[], message: RegExp][] = [
   [["--console-depth=-1", "x"], /^invalid value "-1" for --console-depth/],
   [["--shell=bash", "x"], /^invalid value "bash" for --shell; valid values: system, rt$/],
   [["--title=a", "--title", "b", "x"], /^--title is given more than once; it takes one value$/],
+  [["--tsconfig-override=a.json", "--tsconfig", "b.json", "x"], /^--tsconfig is given more than once; it takes one value$/],
 ];
 for (const [argv, message] of refused) {
   test(`rt ${argv.join(" ")} is refused`, () => {

@@ -43,17 +43,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
   const set = (flag: FlagSpec, raw: string | true, shown: string): void => {
     const value = convertFlagValue(flag, raw, shown);
-    // Which of two values was meant is a guess: refuse rather than let the last one win.
-    if (flag.type !== "list" && flag.type !== "boolean" && given.includes(flag.name))
-      throw new UsageError(`${shown} is given more than once; it takes one value`);
+    const target = flag.aliasOf ?? flag.name;
+    // Which of two values was meant is a guess: refuse rather than let the last one win (an alias's too).
+    const again = given.some((other) => (flagByName(other)!.aliasOf ?? other) === target);
+    if (flag.type !== "list" && flag.type !== "boolean" && again) throw new UsageError(`${shown} is given more than once; it takes one value`);
     given.push(flag.name);
-    if (flag.type === "list") {
-      const name = flag.aliasOf ?? flag.name;
-      const before = flagValue(values, name);
-      setFlagValue(values, name, [...(Array.isArray(before) ? before : []), String(value)]);
-    } else {
-      setFlagValue(values, flag.name, value);
-    }
+    const before = flagValue(values, target);
+    setFlagValue(values, target, flag.type === "list" ? [...(Array.isArray(before) ? before : []), String(value)] : value);
     for (const [name, implied] of Object.entries(flag.implies ?? {})) setFlagValue(values, name, implied);
   };
 

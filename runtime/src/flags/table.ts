@@ -9,6 +9,7 @@ export const FLAG_GROUPS = {
   runtime: "Runtime & process control",
   workflow: "Development workflow",
   debugging: "Debugging",
+  test: "Test runner (rt --test: Node's, on rt's loader)",
   resolution: "Dependency & module resolution",
   transpilation: "Transpilation & language",
   networking: "Networking & security",
@@ -39,7 +40,7 @@ export interface FlagSpec {
   readonly max?: number;
   /** Setting this flag also sets other flags (`-i` means `--install=fallback`). */
   readonly implies?: Readonly<Record<string, string | boolean>>;
-  /** Another name for a list flag: its values join that flag's, in command-line order. */
+  /** Another name for a flag: its value is that flag's (a list's values join, in command-line order). */
   readonly aliasOf?: string;
   /**
    * Where rtfig.toml holds a default for this flag: a top-level key (absent), the script
@@ -164,6 +165,60 @@ const FLAG_TABLE = [
     help: "Start the debugger and pause on the entry's first line",
     config: false,
   },
+  // test runner: Node's flags of the same names, handed to it as they are
+  {
+    name: "test",
+    type: "boolean",
+    group: "test",
+    help: "Run test files with Node's test runner (default: the test files under the working directory; a directory: those under it)",
+    config: false,
+  },
+  { name: "test-name-pattern", type: "list", valueName: "<regex>", group: "test", help: "Run only the tests whose name matches (repeatable)", config: false },
+  { name: "test-skip-pattern", type: "list", valueName: "<regex>", group: "test", help: "Skip the tests whose name matches (repeatable)", config: false },
+  { name: "test-only", type: "boolean", group: "test", help: "Run only the tests marked `only`", config: false },
+  {
+    name: "test-reporter",
+    type: "list",
+    valueName: "<name|module>",
+    group: "test",
+    help: "Report with spec, tap, dot, junit, lcov or a reporter module (repeatable)",
+    config: false,
+  },
+  {
+    name: "test-reporter-destination",
+    type: "list",
+    valueName: "<stdout|stderr|file>",
+    group: "test",
+    help: "Where each --test-reporter writes, in the same order",
+    config: false,
+  },
+  { name: "test-concurrency", type: "number", min: 1, valueName: "<n>", group: "test", help: "Test files run at once (default: CPUs - 1)", config: false },
+  { name: "test-timeout", type: "number", min: 0, valueName: "<ms>", group: "test", help: "Fail a test that runs longer than <ms>", config: false },
+  { name: "test-shard", type: "string", valueName: "<index>/<total>", group: "test", help: "Run one shard of the test files, e.g. 1/3", config: false },
+  { name: "test-force-exit", type: "boolean", group: "test", help: "Exit when the tests end, even with handles still open", config: false },
+  { name: "test-update-snapshots", type: "boolean", group: "test", help: "Rewrite the snapshots t.assert.snapshot compares with", config: false },
+  { name: "experimental-test-coverage", type: "boolean", group: "test", help: "Report code coverage", config: false },
+  { name: "test-coverage-include", type: "list", valueName: "<glob>", group: "test", help: "Files the coverage report covers (repeatable)", config: false },
+  {
+    name: "test-coverage-exclude",
+    type: "list",
+    valueName: "<glob>",
+    group: "test",
+    help: "Files left out of the coverage report (repeatable)",
+    config: false,
+  },
+  { name: "test-coverage-lines", type: "number", min: 0, max: 100, valueName: "<%>", group: "test", help: "Fail below this line coverage", config: false },
+  { name: "test-coverage-branches", type: "number", min: 0, max: 100, valueName: "<%>", group: "test", help: "Fail below this branch coverage", config: false },
+  {
+    name: "test-coverage-functions",
+    type: "number",
+    min: 0,
+    max: 100,
+    valueName: "<%>",
+    group: "test",
+    help: "Fail below this function coverage",
+    config: false,
+  },
   // dependency & module resolution
   {
     name: "install",
@@ -202,6 +257,16 @@ const FLAG_TABLE = [
     valueName: "<file>",
     group: "transpilation",
     help: "tsconfig.json for every file (default: the nearest to each file)",
+  },
+  // tsx's name, for projects moving from tsx; rtfig.toml spells it one way only.
+  {
+    name: "tsconfig",
+    type: "string",
+    valueName: "<file>",
+    group: "transpilation",
+    help: "Alias of --tsconfig-override (tsx's name)",
+    aliasOf: "tsconfig-override",
+    config: false,
   },
   {
     name: "define",
@@ -344,7 +409,7 @@ export const COMMANDS = {
     usage: "rt run [flags] <file|script|binary|command> [args...]",
     help: "Run a file, a package.json script, a project binary or a system command",
     // Also what `rt <file>` (no command) takes: everything for running a program.
-    takes: { groups: ["general", "workspaces", "runtime", "workflow", "debugging", "resolution", "transpilation", "networking", "config"], flags: [] },
+    takes: { groups: ["general", "workspaces", "runtime", "workflow", "debugging", "test", "resolution", "transpilation", "networking", "config"], flags: [] },
     // Everything after the target is the program's: flags there are not rt's.
     runsProgram: true,
   },

@@ -80,6 +80,13 @@ export class ModuleLoader {
    * again if ever needed, rather than kept).
    */
   private readonly moduleSources = new Map<string, string | null>();
+  /**
+   * The URLs of the CommonJS JavaScript Node loads as it is (a .cjs entry, a package's CommonJS):
+   * code written against Node, whose import() calls see Node's namespaces.
+   */
+  private readonly plainCommonJsUrls = new Set<string>();
+  /** CommonJS modules first imported by plain CommonJS (`import()` in a .cjs file): Node's namespace, not bun's facade. */
+  private readonly nodeNamespaces = new Set<string>();
   /** The importers (URL, specifier) of each file URL imported from an ES module, until it loads. */
   private readonly importers = new Map<string, { parentURL: string; specifier: string }[]>();
   private beforeWorkerThreads: (() => void) | undefined;
@@ -164,6 +171,11 @@ export class ModuleLoader {
     const url = tracker ? tracker.resolved(resolved.url, context.parentURL, forRequire) : resolved.url;
     const parentURL = context.parentURL;
     if (forRequire || !parentURL?.startsWith("file:")) return url === resolved.url ? resolved : { ...resolved, url };
+    // bun's interop is for ES modules and the TypeScript rt compiles; Node's CommonJS keeps Node's.
+    if (this.plainCommonJsUrls.has(parentURL)) {
+      if (!this.interop.hasFacade(url)) this.nodeNamespaces.add(url);
+      return url === resolved.url ? resolved : { ...resolved, url };
+    }
     return { ...resolved, url: this.noteImport(url, parentURL, specifier) };
   }
 
@@ -255,7 +267,7 @@ export class ModuleLoader {
         registerTranspiled(file, transpiled.code);
         return { format: transpiled.format, source: transpiled.code, shortCircuit: true };
       };
-      if (transpiled.format !== "commonjs" || forRequire) return loaded();
+      if (transpiled.format !== "commonjs" || forRequire || this.nodeNamespaces.has(url)) return loaded();
       // The facade's require() loads the same file: it takes this result instead of transpiling again.
       this.pending.set(file, transpiled);
       return this.facadeFor(file, url, transpiled.code) ?? loaded();
@@ -271,7 +283,8 @@ export class ModuleLoader {
 
   /** CommonJS imported from an ES module (not through require()) is seen through bun's interop. */
   private withInterop(file: string, url: string, forRequire: boolean, loaded: LoadFnOutput): LoadFnOutput {
-    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile) return loaded;
+    if (loaded.format === "commonjs") this.plainCommonJsUrls.add(url);
+    if (loaded.format !== "commonjs" || forRequire || file === this.settings.apiFile || this.nodeNamespaces.has(url)) return loaded;
     return this.facadeFor(file, url, undefined) ?? loaded;
   }
 

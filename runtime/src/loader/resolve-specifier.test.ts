@@ -52,6 +52,10 @@ const FILES: Record<string, string | object> = {
   "node_modules/src-main/package.json": { name: "src-main", main: "./src/index.js" },
   "node_modules/src-main/src/index.ts": "",
   "node_modules/@scope/pkg/index.ts": "",
+  "node_modules/dual/index.js": "",
+  "node_modules/dual/index.ts": "",
+  "node_modules/dual/lib.ts": "",
+  "node_modules/dual/lib.js": "",
 };
 
 /** The files above, read as the disk would read them. */
@@ -75,7 +79,10 @@ function memoryFs(files: Record<string, string | object>): ResolveFs {
 }
 
 const FS = memoryFs(FILES);
-const TSCONFIG = { base: ROOT, paths: { "@/*": ["./src/*"], "@/deep/*": ["./src/deep/*"], "~lib": ["./src/lib.ts"], "multi/*": ["./none/*", "./src/*"] } };
+const TSCONFIG = {
+  base: ROOT,
+  paths: { "@/*": ["./src/*"], "@/deep/*": ["./src/deep/*"], "~lib": ["./src/lib.ts"], "multi/*": ["./none/*", "./src/*"], "ns:*": ["./src/*"] },
+};
 const SETTINGS: ResolveSettings = {
   extensions: [".tsx", ".ts", ".jsx", ".js", ".json"],
   preserveSymlinks: false,
@@ -169,6 +176,10 @@ for (const [specifier, how, expected] of [
   ["~lib", "require", "src/lib.ts"],
   ["multi/lib", "import", "src/lib.ts"],
   ["@/missing", "import", "node (none)"],
+  // an alias with a colon maps before the specifier is read as a URL
+  ["ns:a", "import", "src/a.ts"],
+  ["ns:deep/a", "require", "src/deep/a.ts"],
+  ["ns:missing", "import", "node (none)"],
   // packages without exports: main, subpaths (a file before a directory), nested main, index
   ["plain", "import", "node_modules/plain/lib/index.js"],
   ["plain/sub", "import", "node_modules/plain/sub.js"],
@@ -181,6 +192,10 @@ for (const [specifier, how, expected] of [
   ["src-main", "import", "node_modules/src-main/src/index.ts"],
   ["@scope/pkg", "import", "node_modules/@scope/pkg/index.ts"],
   ["plain?x", "import", "node_modules/plain/lib/index.js?x"],
+  // inside node_modules a package's JavaScript before the sources it ships (outside: ./dir is dir/index.ts)
+  ["dual", "import", "node_modules/dual/index.js"],
+  ["dual/lib", "require", "node_modules/dual/lib.js"],
+  ["./node_modules/dual/lib", "import", "node_modules/dual/lib.js"],
   // Node's: packages with exports, package imports, built-ins, URLs, names no package has
   ["exp", "import", "node (none)"],
   ["exp/feature", "require", "node (none)"],
@@ -198,6 +213,10 @@ test("a package imported from inside node_modules: that package's node_modules f
   const from = "/app/node_modules/plain/lib/index.js";
   assert.equal(shown(decide("inner", "import", scopeOf(), from)), "node_modules/plain/node_modules/inner/index.js");
   assert.equal(shown(decide("@/a", "import", scopeOf(), from)), "node (none)");
+});
+
+test("an importer that is a directory's URL (Node's --test-reporter modules: `${cwd}/`) resolves from that directory", () => {
+  assert.equal(shown(decide("./both", "import", scopeOf(), "/app/")), "both.tsx");
 });
 
 test("'.' and '..' name the importer's directory and its parent", () => {
@@ -222,6 +241,15 @@ test("baseUrl: a bare specifier is tried under it after paths", () => {
   // A built-in's name stays Node's.
   assert.equal(shown(decide("util", "import", scope)), "node (none)");
   assert.equal(shown(decide("plain", "import", scope)), "node_modules/plain/lib/index.js");
+});
+
+test("a URL never takes a catch-all `*` alias or baseUrl; an alias spelled with its colon does", () => {
+  const paths = { base: ROOT, paths: { "*": ["./src/*"], "x:*": ["./src/*"] }, baseUrl: "/app/src" };
+  const scope = scopeOf({}, { ...SETTINGS, tsconfigs: { forDirectory: () => ({ paths }) } });
+  assert.equal(shown(decide("a", "import", scope)), "src/a.ts");
+  assert.equal(shown(decide("x:a", "import", scope)), "src/a.ts");
+  assert.equal(shown(decide("data:text/javascript,1", "import", scope)), "node (none)");
+  assert.equal(shown(decide("https:a", "import", scope)), "node (none)");
 });
 
 test("conditions: Node's, without node-addons under --no-addons, then --conditions", () => {
@@ -291,4 +319,24 @@ test("what a failure reports: rt's 'Cannot find module' with Node's hint, Node's
     requestOf("exp/other", "import"),
   );
   assert.deepEqual([(other as Error).message, (other as { code: string }).code], ["Package subpath './other' is not defined", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
+  // A package that is there without the entry its main/exports names: Node's error, as Node words it.
+  for (const [how, code, message] of [
+    ["import", "ERR_MODULE_NOT_FOUND", "Cannot find package '/app/node_modules/gone/dist/index.js' imported from /app/main.ts"],
+    [
+      "require",
+      "MODULE_NOT_FOUND",
+      "Cannot find module '/app/node_modules/gone/dist/index.js'. Please verify that the package.json has a valid \"main\" entry",
+    ],
+  ] as const) {
+    const missingMain = resolutionError(notFound(code, { message }), requestOf("gone", how));
+    assert.deepEqual([(missingMain as Error).message, (missingMain as { code: string }).code], [message, code]);
+  }
+  // A subpath that is not there is the importer's mistake: rt's message, with Node's hint.
+  const subpath = resolutionError(
+    notFound("ERR_MODULE_NOT_FOUND", {
+      message: "Cannot find module '/app/node_modules/plain/nope' imported from /app/main.ts\nDid you mean to import \"plain/nope.js\"?",
+    }),
+    requestOf("plain/nope", "import"),
+  );
+  assert.equal((subpath as Error).message, "Cannot find module 'plain/nope' from '/app/main.ts'\nDid you mean to import \"plain/nope.js\"?");
 });

@@ -63,7 +63,8 @@ export function resolveRequest(specifier: string, context: Pick<ResolveHookConte
   return {
     specifier,
     parentPath,
-    fromDir: parentPath ? path.dirname(parentPath) : process.cwd(),
+    // A directory's URL (Node resolves --test-reporter modules from `${cwd}/`) is where to start itself.
+    fromDir: parentPath ? (parentPath.endsWith(path.sep) ? path.resolve(parentPath) : path.dirname(parentPath)) : process.cwd(),
     conditions: context.conditions,
     forRequire: context.conditions.includes("require"),
     macro: context.importAttributes?.type === "macro",
@@ -86,10 +87,12 @@ export function resolveSpecifier(request: ResolveRequest, scope: ResolveScope): 
   const installer = scope.installer;
   const strategy = installer && isPackageSpecifier(specifier) ? installer.strategy(request.parentPath) : "none";
   // rt's own lazily loaded modules (esbuild, jsonc-parser) resolve as in Node.
-  if (!isBuiltin(specifier) && !specifier.startsWith("#") && !hasScheme(specifier) && !(fromDir + path.sep).startsWith(RT_DIR)) {
+  if (!isBuiltin(specifier) && !specifier.startsWith("#") && !(fromDir + path.sep).startsWith(RT_DIR)) {
     const [bare, suffix] = splitSuffix(specifier);
-    // Packages come from the auto-install cache instead of node_modules under "cache".
-    const found = strategy === "cache" ? scope.resolver.resolveTsconfigPath(bare, fromDir) : scope.resolver.resolveBare(bare, fromDir);
+    // A URL is no package, but a tsconfig alias may look like one (`ns:*`): it maps before Node
+    // reads the scheme. Packages come from the auto-install cache instead of node_modules under "cache".
+    const isUrl = hasScheme(specifier);
+    const found = isUrl || strategy === "cache" ? scope.resolver.resolveTsconfigPath(bare, fromDir, isUrl) : scope.resolver.resolveBare(bare, fromDir);
     if (found) return { kind: "url", url: pathToFileURL(found).href + suffix };
   }
   const own = scope.addons ? request.conditions : request.conditions.filter((condition) => condition !== "node-addons");
@@ -163,18 +166,24 @@ export function resolveMacroModule(specifier: string, importer: string, resolver
 /**
  * What a failed resolution reports: rt's "Cannot find module" (with Node's "Did you mean" hint)
  * under the code Node gives it (MODULE_NOT_FOUND through require(), ERR_MODULE_NOT_FOUND through
- * import); Node's other resolution errors keep their code and text, without Node's stack.
+ * import); Node's own error when it names the file a package's `main`/`exports` points to (the
+ * package is there, its entry is not), and Node's other resolution errors keep their code and
+ * text, without Node's stack.
  */
 export function resolutionError(error: unknown, request: ResolveRequest): unknown {
   const { specifier } = request;
   const code = (error as { code?: unknown } | null)?.code;
   const message = (error as { message?: unknown } | null)?.message;
   if (typeof message !== "string" || typeof code !== "string") return error;
-  if (isNotFound(error) || (code === "ERR_INVALID_MODULE_SPECIFIER" && !specifier.startsWith("#") && !isPackageSpecifier(specifier))) {
+  const notFound = isNotFound(error);
+  if (
+    (notFound && !missingEntry(error, specifier)) ||
+    (code === "ERR_INVALID_MODULE_SPECIFIER" && !specifier.startsWith("#") && !isPackageSpecifier(specifier))
+  ) {
     const hint = /\n?(Did you mean[^\n]*)/.exec(message)?.[1];
     return moduleNotFound(request, hint);
   }
-  if (!code.startsWith("ERR_") || error instanceof ProgramError) return error;
+  if (error instanceof ProgramError || (!code.startsWith("ERR_") && !notFound)) return error;
   const name = (error as { name?: unknown }).name;
   return new ProgramError(message, code, `${typeof name === "string" ? name : "Error"} [${code}]: ${message}\n`);
 }
@@ -216,11 +225,21 @@ function isNotFound(error: unknown): boolean {
   return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
 }
 
+/**
+ * Whether Node's not-found error names the file a package's `main`/`exports` points to: a file
+ * other than the one the specifier itself names (`pkg/sub` missing is the importer's mistake).
+ */
+function missingEntry(error: unknown, specifier: string): boolean {
+  const missing = missingTarget(error);
+  return missing !== undefined && isPackageSpecifier(specifier) && !missing.endsWith(path.sep + splitSuffix(specifier)[0].replaceAll("/", path.sep));
+}
+
 /** The file a not-found error from Node's resolver names, when it names one (a package's target). */
 function missingTarget(error: unknown): string | undefined {
   const { url, message } = error as { url?: unknown; message?: unknown };
   if (typeof url === "string" && url.startsWith("file:")) return fileURLToPath(url);
-  const named = typeof message === "string" ? /^Cannot find module '([^']+)'/.exec(message)?.[1] : undefined;
+  // import of a package whose `main` is missing: "Cannot find package '/abs/main.js' imported from ..."
+  const named = typeof message === "string" ? /^Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1] : undefined;
   return named && path.isAbsolute(named) ? named : undefined;
 }
 

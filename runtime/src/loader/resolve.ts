@@ -1,5 +1,5 @@
 // File resolution rt adds on top of Node's: extensionless and directory imports in
-// `--extension-order`, `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl` (of the
+// `--extension-order` (inside node_modules compiled JavaScript first), `.js` specifiers naming `.ts` files, tsconfig `paths`/`baseUrl` (of the
 // tsconfig nearest the importer), and packages without `exports` resolved by CommonJS's rules
 // for every importer (subpaths without extension, directory `main`s, `--main-fields`).
 // Packages with `exports`/`imports` go to Node; `sourceFor` maps a missing target to its source.
@@ -54,11 +54,21 @@ export class FileResolver {
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
   /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
   private readonly directoryURLs = new Map<string, URL>();
+  /**
+   * The extensions tried inside node_modules: compiled JavaScript before the rest, in
+   * --extension-order's order otherwise. A package that ships its sources beside its output
+   * runs its output there (`index.js` before `index.ts`), as in Node and tsx; a project's own
+   * files keep the flag's order (sources first, as bun).
+   */
+  private readonly packageExtensions: readonly string[];
 
   constructor(
     private readonly settings: ResolveSettings,
     private readonly fs: ResolveFs = NODE_FS,
-  ) {}
+  ) {
+    const compiled = settings.extensions.filter((ext) => Object.hasOwn(SOURCE_FOR_OUTPUT, ext));
+    this.packageExtensions = [...compiled, ...settings.extensions.filter((ext) => !compiled.includes(ext))];
+  }
 
   /**
    * The file an absolute path names, trying extensions, `.js`→`.ts` and directory entries; a
@@ -80,8 +90,12 @@ export class FileResolver {
     return this.resolveTsconfigPath(specifier, fromDir) ?? this.resolvePackage(specifier, fromDir);
   }
 
-  /** tsconfig `paths` (longest matching pattern first), then `baseUrl`; not for importers in node_modules. */
-  resolveTsconfigPath(specifier: string, fromDir: string): string | undefined {
+  /**
+   * tsconfig `paths` (longest matching pattern first), then `baseUrl`; not for importers in
+   * node_modules. A specifier that reads as a URL (`ns:x`) matches only a pattern whose own
+   * text has its colon (`ns:*`): no catch-all `*` or `baseUrl` takes a URL.
+   */
+  resolveTsconfigPath(specifier: string, fromDir: string, isUrl = false): string | undefined {
     if ((fromDir + path.sep).includes(NODE_MODULES)) return undefined;
     const config = this.settings.tsconfigs?.forDirectory(fromDir).paths;
     if (!config) return undefined;
@@ -96,6 +110,7 @@ export class FileResolver {
         continue;
       }
       const prefix = pattern.slice(0, star);
+      if (isUrl && !prefix.includes(":")) continue;
       const suffix = pattern.slice(star + 1);
       if (specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length) {
         if (!best || prefix.length > best.pattern.indexOf("*")) {
@@ -109,7 +124,7 @@ export class FileResolver {
         if (found) return found;
       }
     }
-    return config.baseUrl ? this.resolvePath(path.resolve(config.baseUrl, specifier)) : undefined;
+    return config.baseUrl && !isUrl ? this.resolvePath(path.resolve(config.baseUrl, specifier)) : undefined;
   }
 
   /**
@@ -157,7 +172,7 @@ export class FileResolver {
     // Before extensions: with target.ts and target.js.ts both there, ./target.js is target.ts.
     const source = this.asSource(target);
     if (source) return source;
-    for (const ext of this.settings.extensions) if (this.fs.isFile(target + ext)) return target + ext;
+    for (const ext of this.extensionsIn(target)) if (this.fs.isFile(target + ext)) return target + ext;
     return undefined;
   }
 
@@ -181,11 +196,15 @@ export class FileResolver {
   }
 
   private asIndex(dir: string): string | undefined {
-    for (const ext of this.settings.extensions) {
+    for (const ext of this.extensionsIn(dir)) {
       const candidate = path.join(dir, `index${ext}`);
       if (this.fs.isFile(candidate)) return candidate;
     }
     return undefined;
+  }
+
+  private extensionsIn(target: string): readonly string[] {
+    return target.includes(NODE_MODULES) ? this.packageExtensions : this.settings.extensions;
   }
 
   /** The directory of package `name` in the nearest node_modules from `fromDir` up that has it. */

@@ -151,7 +151,7 @@ function flagUsage(flag: FlagSpec): string {
 }
 
 function flagDocumentation(flag: FlagSpec): string {
-  const alias = flag.aliasOf ? ` (the values join --${flag.aliasOf}'s)` : "";
+  const alias = !flag.aliasOf ? "" : flag.type === "list" ? ` (the values join --${flag.aliasOf}'s)` : ` (sets --${flag.aliasOf})`;
   return flag.default === undefined ? `${flag.help}${alias}` : `${flag.help}${alias}\n\nDefault: ${code(String(flag.default))}`;
 }
 

@@ -1,0 +1,2 @@
+import { thing } from "ns:thing";
+console.log(thing);

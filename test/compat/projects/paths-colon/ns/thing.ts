@@ -1,0 +1,1 @@
+export const thing = "ns:thing is ns/thing.ts";

@@ -1,0 +1,2 @@
+import { where } from "@app/config";
+console.log(where);

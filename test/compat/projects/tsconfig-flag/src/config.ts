@@ -1,0 +1,1 @@
+export const where = "src/config.ts through the paths of tsconfig.build.json";
