@@ -3,7 +3,7 @@
 // `npm i -D tsx` in fresh projects. `node_modules/.bin/rt hello.ts` against
 // `node_modules/.bin/tsx hello.ts` and `node hello.js` in the same rounds, once with Node 24 first
 // on PATH (rt runs on it) and once with the machine's older Node first (rt runs on its own Node,
-// fetched before timing), beside the repository's rt on the same file (bench/startup.mjs's row).
+// fetched before timing; through the compiled front it is started directly), beside the repository's rt on the same file (bench/startup.mjs's row).
 // Also the size of each install.
 //
 //   node bench/installed.mjs [--runs N]      (a report: always exits 0)
@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildPlatforms, findGo, platformPackages } from "../runtime/native/build.mjs";
 import { startRegistry } from "../test/support/registry.mjs";
 import { ENV, machineLine, measure, NODE, pairwise, printBlock, RT, ROOT, run, runsOption } from "./lib.mjs";
 
@@ -33,6 +34,12 @@ try {
   delete env.NODE_OPTIONS;
   const npm = (args, cwd) => execFileSync("npm", args, { cwd, env, stdio: "pipe" });
   npm(["publish", "--ignore-scripts"], path.join(ROOT, "runtime"));
+  // The compiled front's platform packages, as a release publishes them (without Go: none, and rt
+  // starts through Node, as on a platform without a package).
+  if (findGo()) {
+    buildPlatforms();
+    for (const { dir } of platformPackages()) npm(["publish", "--ignore-scripts"], dir);
+  }
 
   const project = (name, pkg) => {
     const dir = path.join(root, name);
