@@ -26,12 +26,13 @@ type nodeInfo struct {
 func findNode() (nodeInfo, bool) {
 	found, named := nodeCommand()
 	if found == "" {
-		return ownNodeInfo()
+		return nodeInfo{}, false
 	}
 	info, ok := nodeVersion(found, named)
 	if !ok && !named {
-		// Too old (or none that runs): the Node bin/rt.cjs fetched for itself, started directly
-		// rather than through the old one (src/launcher/own-node.ts).
+		// Too old: the Node bin/rt.cjs fetched for itself on it, started directly rather than
+		// through the old one (src/launcher/own-node.ts). No Node at all stays an error, as
+		// bin/rt.cjs could not start either.
 		if own, ok := ownNodeInfo(); ok {
 			return own, true
 		}
@@ -43,7 +44,7 @@ func findNode() (nodeInfo, bool) {
 // is too old. One stat where rt never fetched a Node of its own: the hand-over stays as cheap.
 func handOverNode() string {
 	node, _ := nodeCommand()
-	if ownNode() != "" {
+	if node != "" && ownNode() != "" {
 		if info, ok := findNode(); ok {
 			return info.execPath
 		}
