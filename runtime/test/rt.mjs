@@ -64,9 +64,13 @@ export function runOk(dir, args) {
 
 /** Like rt(), without waiting: for running several rt processes at once. */
 export function rtAsync(args, { cwd = process.cwd(), env = {} } = {}) {
+  const [command, ...rest] = rtArgv(args);
+  return outputOf(spawn(command, rest, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } }));
+}
+
+/** A started child's { code, signal, stdout, stderr } once it has closed. */
+export function outputOf(child) {
   return new Promise((resolve, reject) => {
-    const [command, ...rest] = rtArgv(args);
-    const child = spawn(command, rest, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));

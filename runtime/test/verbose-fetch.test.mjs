@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { FIXTURES, rtAsync, skipUnlessCI, tempDir } from "./rt.mjs";
+import { FIXTURES, outputOf, rtAsync, skipUnlessCI, tempDir } from "./rt.mjs";
 
 const DIR = path.join(FIXTURES, "diagnostics");
 const TLS = path.join(DIR, "tls");
@@ -53,15 +53,7 @@ after(() => {
 
 /** Runs a command line with sh, without blocking: the servers answer from this process. */
 function shell(command, options = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], options);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return outputOf(spawn("sh", ["-c", command], options));
 }
 
 const base = (kind = "http") => `${kind}://127.0.0.1:${servers[kind].address().port}`;
