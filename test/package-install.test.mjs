@@ -82,8 +82,10 @@ before(async () => {
     npm_config_update_notifier: "false",
     npm_config_fund: "false",
     npm_config_audit: "false",
-    // The run's installs share packuments fetched once (the registry's port, in their cache key, is new each run).
+    // The run's installs share packuments fetched once, in an npm cache of the run's own: a port
+    // can come back in a later run, and npm's shared cache would then hold that run's packuments.
     npm_config_prefer_offline: "true",
+    npm_config_cache: path.join(work, "npm-cache"),
     XDG_CACHE_HOME: path.join(work, "cache"),
     NO_COLOR: "1",
   };
