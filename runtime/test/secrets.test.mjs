@@ -273,8 +273,9 @@ describe("rt.secrets with a running keyring", () => {
      */
     const typeAtPrompt = async (command, prompt, keys) => {
       // `trap :` (not ignored, so the command still gets Ctrl-C) keeps the shell alive after it.
-      const script = `trap : INT; ${command}; echo "[exit $?]"; stty -a`;
-      const child = spawn("script", ["-qec", script, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env } });
+      // script(1) runs this in $SHELL: pinned to sh, which (unlike bash) does not ignore SIGQUIT by itself, hence the trap.
+      const script = `trap : INT QUIT; ${command}; echo "[exit $?]"; stty -a`;
+      const child = spawn("script", ["-qec", script, "/dev/null"], { cwd, env: { ...process.env, ...keyring.env, SHELL: "/bin/sh" } });
       let screen = "";
       let typed = false;
       child.stdout.setEncoding("utf8").on("data", (chunk) => {
@@ -342,7 +343,7 @@ describe("rt.secrets with a running keyring", () => {
       const interrupted = await typeAtPrompt(rtSet("cancel"), "Value for cli/cancel: ", "half-typed\u0003");
       assert.deepEqual(interrupted, { code: 130, screen: "Value for cli/cancel: \nerror: cancelled: nothing was stored\n", echo: true });
       const quit = await typeAtPrompt(rtSet("cancel"), "Value for cli/cancel: ", "half-typed\u001c"); // Ctrl-\
-      // (bash then reports the job's "Quit" on its own line)
+      // (a shell may then report the job's "Quit" on its own line)
       assert.deepEqual(
         { ...quit, screen: quit.screen.split("\n").slice(0, 2) },
         { code: 131, screen: ["Value for cli/cancel: ", "error: cancelled: nothing was stored"], echo: true },
