@@ -35,9 +35,13 @@ export function startKeyring({ busOnly = false } = {}) {
         env: { DBUS_SESSION_BUS_ADDRESS: address },
         dir,
         daemonPid: pid ? Number(pid) : undefined,
+        // Rejects with the harness's report if a daemon ended before the harness stopped it: the
+        // cause of the failures before it, which the test's own assertions cannot see.
         stop: () => {
           child.stdin.end();
-          return closed;
+          return closed.then(() => {
+            if (stderr.includes("with-keyring:")) throw new Error(stderr.trim());
+          });
         },
       });
     });
@@ -47,7 +51,9 @@ export function startKeyring({ busOnly = false } = {}) {
 
 /** A command against the keyring (secret-tool, dbus-send): { code, stdout, stderr }. */
 export function inKeyring(keyring, command, args, input) {
-  const result = spawnSync(command, args, { env: { ...process.env, ...keyring.env }, input, encoding: "utf8", timeout: 30_000 });
+  // secret-tool reads its arguments in the locale's charset: under C, a name beyond ASCII is refused.
+  const env = { ...process.env, ...keyring.env, LC_ALL: "C.UTF-8" };
+  const result = spawnSync(command, args, { env, input, encoding: "utf8", timeout: 30_000 });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
