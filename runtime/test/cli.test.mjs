@@ -1,9 +1,9 @@
 // The command line: every form, the core flags, and every bad-input case, on real rt processes.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { FIXTURES, REPO, rt } from "./rt.mjs";
+import { FIXTURES, REPO, rt, tempDir } from "./rt.mjs";
 
 const cwd = path.join(FIXTURES, "cli");
 const version = JSON.parse(readFileSync(path.join(REPO, "runtime", "package.json"), "utf8")).version;
@@ -282,6 +282,21 @@ describe("rt --test: Node's test runner on rt's loader", () => {
     assert.doesNotMatch(result.stdout, /jsx element/);
     assert.match(result.stdout, /^✔ sign of a negative number \(/m);
     assert.match(result.stdout, /^ℹ fail 0\n/m);
+  });
+
+  test("--experimental-test-coverage reports the program's TypeScript files: not the test files (Node's default), not rt's own bundles", (t) => {
+    // Outside this repository's test/ directory: Node's default exclude (**/test/**) matches absolute paths too.
+    const project = tempDir(t);
+    cpSync(tests, path.join(project, "test-runner"), { recursive: true });
+    const files = (args) => {
+      const result = rt(["--test", "--experimental-test-coverage", "--test-reporter=spec", ...args, "test-runner/math.test.ts"], { cwd: project, env });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const report = result.stdout.slice(result.stdout.indexOf("start of coverage report"));
+      return [...report.matchAll(/^ℹ +([^ |]+) +\|/gm)].map((row) => row[1]).filter((name) => name !== "file" && name !== "all");
+    };
+    assert.deepEqual(files([]), ["test-runner", "math.ts"]);
+    // Given an exclude of one's own, Node's default goes (as under node --test): rt's bundles still stay out.
+    assert.deepEqual(files(["--test-coverage-exclude=**/math.ts"]), ["test-runner", "math.test.ts"]);
   });
 
   test("--test-* flags need --test; --test refuses what runs in rt's own process", () => {

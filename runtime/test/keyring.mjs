@@ -47,7 +47,9 @@ export function startKeyring({ busOnly = false } = {}) {
 
 /** A command against the keyring (secret-tool, dbus-send): { code, stdout, stderr }. */
 export function inKeyring(keyring, command, args, input) {
-  const result = spawnSync(command, args, { env: { ...process.env, ...keyring.env }, input, encoding: "utf8", timeout: 30_000 });
+  // secret-tool reads its arguments in the locale's charset: under C, a name beyond ASCII is refused.
+  const env = { ...process.env, ...keyring.env, LC_ALL: "C.UTF-8" };
+  const result = spawnSync(command, args, { env, input, encoding: "utf8", timeout: 30_000 });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

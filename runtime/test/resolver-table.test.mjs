@@ -4,41 +4,13 @@
 // through rt's module hooks (import.meta.resolve and require.resolve take the same path as
 // import and require).
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { rt, tempDir } from "./rt.mjs";
 
-/** The project: path → contents (package.json files as objects). */
-const FILES = {
-  "package.json": { name: "table", private: true, type: "module" },
-  "tsconfig.json": { compilerOptions: { paths: { "@/*": ["./src/*"], "~lib": ["./src/lib.ts"] } } },
-  "src/a.ts": "",
-  "src/lib.ts": "",
-  "both.tsx": "",
-  "both.ts": "",
-  "out.ts": "",
-  "target.ts": "",
-  "target.js.ts": "",
-  "real.js": "",
-  "real.ts": "",
-  "dir/index.ts": "",
-  "main-dir/package.json": { main: "./start.ts" },
-  "main-dir/start.ts": "",
-  "what?.ts": "",
-  "node_modules/plain/package.json": { name: "plain", main: "lib/index.js" },
-  "node_modules/plain/lib/index.js": "",
-  "node_modules/plain/lib/nested.js": "",
-  "node_modules/plain/sub.js": "",
-  "node_modules/plain/sub/index.js": "",
-  "node_modules/plain/only-dir/index.js": "",
-  "node_modules/plain/nested/package.json": { main: "../lib/nested.js" },
-  "node_modules/exp/package.json": { name: "exp", exports: { ".": "./dist/index.js", "./feature": "./dist/feature.js" } },
-  "node_modules/exp/dist/index.js": "",
-  "node_modules/exp/dist/feature.ts": "",
-  "node_modules/src-main/package.json": { name: "src-main", main: "./src/index.js" },
-  "node_modules/src-main/src/index.ts": "",
-};
+/** The project, shared with the policy's unit table: path → contents (package.json files as objects; a symbolic link as { link: target }). */
+const FILES = JSON.parse(readFileSync(new URL("../src/loader/resolution-project.json", import.meta.url), "utf8"));
 
 /** [specifier, loaded by, expected file (relative) or error code]. */
 const ROWS = [
@@ -98,7 +70,8 @@ test("the resolution table: relative, URL, tsconfig paths, packages with and wit
   const dir = realpathSync(tempDir(t));
   for (const [file, contents] of Object.entries({ ...FILES, "probe.mjs": PROBE })) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), typeof contents === "string" ? contents : JSON.stringify(contents));
+    if (typeof contents === "object" && "link" in contents) symlinkSync(path.join(dir, path.relative("/app", contents.link)), path.join(dir, file));
+    else writeFileSync(path.join(dir, file), typeof contents === "string" ? contents : JSON.stringify(contents));
   }
   const result = rt(["--no-install", "probe.mjs", JSON.stringify(ROWS.map(([specifier, how]) => [specifier, how]))], { cwd: dir });
   assert.equal(result.stderr, "");

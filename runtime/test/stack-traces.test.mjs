@@ -155,7 +155,8 @@ describe("uncaught errors print a preview of the original source", () => {
   test("on a terminal (a real pseudo-terminal through script(1)) the preview is coloured", (t) => {
     if (spawnSync("script", ["--version"]).error) return skipUnlessCI(t, "script(1) from util-linux is not installed");
     const command = [process.execPath, "--", RT_BIN, "uncaught.ts"].map((arg) => `'${arg}'`).join(" ");
-    const env = { ...process.env, FORCE_COLOR: "", NO_COLOR: "", RT_TRANSPILER_CACHE_PATH: "0" };
+    // A terminal emulator names itself in TERM; without it Node counts the terminal as 2-colour.
+    const env = { ...process.env, TERM: "xterm-256color", FORCE_COLOR: "", NO_COLOR: "", RT_TRANSPILER_CACHE_PATH: "0" };
     delete env.FORCE_COLOR;
     delete env.NO_COLOR;
     // Node counts any terminal as 2-colour when CI is set (tty.hasColors() is then false).

@@ -25,22 +25,25 @@ suite("secrets panel actions", () => {
     assert.deepEqual(secretTool("lookup", "service", service, "username", "alice"), { code: 0, stdout: "n3w" });
   });
 
-  /** Runs `command` without a value, so its masked input box opens, and presses Enter on the empty box. */
-  async function enterOnEmptyBox(command, node, answers) {
+  /** Runs `command` so that a box of VS Code's opens (no answer for it), and presses Enter in it. */
+  async function enterInBox(command, node, answers) {
     let settled = false;
     const result = vscode.commands.executeCommand(command, node, answers).finally(() => (settled = true));
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the box opens
     await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const acceptedEmpty = settled;
-    // Escape: the box closes and the command ends without storing.
+    const accepted = settled;
+    // Escape: a box still open closes and the command ends without storing.
     await eventually(async () => (await vscode.commands.executeCommand("workbench.action.closeQuickOpen"), settled), "the input box to close", 10_000);
-    return { acceptedEmpty, result: await result };
+    return { accepted, result: await result };
   }
 
   test("Enter on an empty value box stores nothing: the box stays open (Update and Add)", async () => {
-    assert.deepEqual(await enterOnEmptyBox("rt.secrets.update", account), { acceptedEmpty: false, result: false });
-    assert.deepEqual(await enterOnEmptyBox("rt.secrets.add", undefined, { service, name: "alice" }), { acceptedEmpty: false, result: false });
+    // The control: the same wait and Enter do reach a box when it takes them (Track's pick takes its first item).
+    assert.deepEqual(await enterInBox("rt.secrets.track", undefined, { service: "enter-control" }), { accepted: true, result: true });
+    assert.equal(await vscode.commands.executeCommand("rt.secrets.untrack", undefined, { service: "enter-control" }), true);
+    assert.deepEqual(await enterInBox("rt.secrets.update", account), { accepted: false, result: false });
+    assert.deepEqual(await enterInBox("rt.secrets.add", undefined, { service, name: "alice" }), { accepted: false, result: false });
     assert.deepEqual(secretTool("lookup", "service", service, "username", "alice"), { code: 0, stdout: "n3w" });
   });
 

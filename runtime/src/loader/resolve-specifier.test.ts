@@ -2,8 +2,9 @@
 // is loaded (import or require) and what rt decides: the file it names (relative to /app), "node"
 // where Node's resolver decides (with the conditions it is given), "cache" for the auto-install
 // cache, or the code of the failure. runtime/test/resolver-table.test.mjs runs the same kinds of
-// rows through real rt processes and Node's resolver.
+// rows, in the same project, through real rt processes and Node's resolver.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import type { InstallStrategy } from "../install/auto-install.js";
@@ -12,51 +13,11 @@ import { afterNodeFailed, type Resolution, resolutionError, resolveRequest, reso
 
 const ROOT = "/app";
 
-/** path → contents (package.json files as objects); a symbolic link as { link: target }. */
-const FILES: Record<string, string | object> = {
-  "both.tsx": "",
-  "both.ts": "",
-  "out.ts": "",
-  "target.ts": "",
-  "target.js.ts": "",
-  "real.js": "",
-  "real.ts": "",
-  "data.json": "{}",
-  "dir/index.ts": "",
-  "dir/index.js": "",
-  "js-dir/index.js": "",
-  "main-dir/package.json": { main: "./start" },
-  "main-dir/start.ts": "",
-  "what?.ts": "",
-  "100%.ts": "",
-  "linked.ts": { link: "/app/real.ts" },
-  "src/a.ts": "",
-  "src/lib.ts": "",
-  "src/deep/a.ts": "",
-  "base/helpers.ts": "",
-  "node_modules/plain/package.json": { name: "plain", main: "lib/index.js" },
-  "node_modules/plain/lib/index.js": "",
-  "node_modules/plain/lib/nested.js": "",
-  "node_modules/plain/sub.js": "",
-  "node_modules/plain/sub/index.js": "",
-  "node_modules/plain/only-dir/index.js": "",
-  "node_modules/plain/nested/package.json": { main: "../lib/nested.js" },
-  "node_modules/plain/node_modules/inner/index.js": "",
-  "node_modules/bare-index/index.js": "",
-  "node_modules/fields/package.json": { main: "./main.js", module: "./module.js" },
-  "node_modules/fields/main.js": "",
-  "node_modules/fields/module.js": "",
-  "node_modules/exp/package.json": { name: "exp", exports: { ".": "./dist/index.js", "./feature": "./dist/feature.js" }, imports: { "#x": "./x.js" } },
-  "node_modules/exp/dist/index.js": "",
-  "node_modules/exp/dist/feature.ts": "",
-  "node_modules/src-main/package.json": { name: "src-main", main: "./src/index.js" },
-  "node_modules/src-main/src/index.ts": "",
-  "node_modules/@scope/pkg/index.ts": "",
-  "node_modules/dual/index.js": "",
-  "node_modules/dual/index.ts": "",
-  "node_modules/dual/lib.ts": "",
-  "node_modules/dual/lib.js": "",
-};
+/**
+ * The project both tables resolve in: path → contents (package.json files as objects); a
+ * symbolic link as { link: target }.
+ */
+const FILES = JSON.parse(readFileSync(new URL("./resolution-project.json", import.meta.url), "utf8")) as Record<string, string | object>;
 
 /** The files above, read as the disk would read them. */
 function memoryFs(files: Record<string, string | object>): ResolveFs {
@@ -79,10 +40,7 @@ function memoryFs(files: Record<string, string | object>): ResolveFs {
 }
 
 const FS = memoryFs(FILES);
-const TSCONFIG = {
-  base: ROOT,
-  paths: { "@/*": ["./src/*"], "@/deep/*": ["./src/deep/*"], "~lib": ["./src/lib.ts"], "multi/*": ["./none/*", "./src/*"], "ns:*": ["./src/*"] },
-};
+const TSCONFIG = { base: ROOT, paths: (FILES["tsconfig.json"] as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths };
 const SETTINGS: ResolveSettings = {
   extensions: [".tsx", ".ts", ".jsx", ".js", ".json"],
   preserveSymlinks: false,

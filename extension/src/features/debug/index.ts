@@ -5,9 +5,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS, DEBUG_TYPE, RUNNABLE_EXTENSIONS } from "../../contributions.js";
-import { checkedRuntime, runtimeExecutable } from "../../rt-executable.js";
+import { runtimeExecutable } from "../../rt-executable.js";
 import { editorDocument, fileTarget, scriptTarget } from "../../target.js";
-import { warnIfUnusable } from "../runtime/index.js";
+import { usableRuntime } from "../runtime/index.js";
 import { listScripts } from "../tasks/scripts.js";
 import type * as Adapter from "./adapter.js";
 import { registerF5 } from "./f5.js";
@@ -168,12 +168,8 @@ function scopeOf(configuration: vscode.DebugConfiguration): vscode.Uri | undefin
  */
 async function readyToLaunch(configuration: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
   if (configuration.request !== "launch") return configuration;
-  const runtime = await checkedRuntime(scopeOf(configuration));
-  if (!runtime.version.ok) {
-    void warnIfUnusable(runtime);
-    return undefined;
-  }
-  const { executable } = runtime;
+  const executable = await usableRuntime(scopeOf(configuration));
+  if (!executable) return undefined;
   const env = (configuration["env"] ?? {}) as Record<string, string | null>;
   const ready =
     env["PATH"] !== undefined

@@ -3,18 +3,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { COMMANDS } from "../../contributions.js";
-import { checkedRuntime } from "../../rt-executable.js";
 import { fileTarget, scriptTarget } from "../../target.js";
-import { warnIfUnusable } from "../runtime/index.js";
+import { usableRuntime } from "../runtime/index.js";
 import { fileTask, scriptTask } from "../tasks/task.js";
-
-/** The rt to run for `scope`; undefined, after the one message for it, when it cannot run. */
-async function usableRuntime(scope: vscode.Uri): Promise<string | undefined> {
-  const runtime = await checkedRuntime(scope);
-  if (runtime.version.ok) return runtime.executable;
-  void warnIfUnusable(runtime);
-  return undefined;
-}
 
 export function register(context: vscode.ExtensionContext): void {
   context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.runFile.id, runFile), vscode.commands.registerCommand(COMMANDS.runScript.id, runScript));

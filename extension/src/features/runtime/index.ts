@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { COMMANDS, SETTINGS } from "../../contributions.js";
 import { output } from "../../output.js";
-import { initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
+import { checkedRuntime, initRuntime, onDidChangeRuntime, runtime, type RuntimeInfo } from "../../rt-executable.js";
 
 export function register(context: vscode.ExtensionContext): void {
   initRuntime(context);
@@ -22,6 +22,14 @@ export function register(context: vscode.ExtensionContext): void {
 function configurePath(): Thenable<unknown> {
   const command = vscode.env.remoteName ? "workbench.action.openRemoteSettings" : "workbench.action.openSettings";
   return vscode.commands.executeCommand(command, { query: SETTINGS.runtimePath.id });
+}
+
+/** The rt to run for `scope`; undefined, after the one message for it, when it cannot run. */
+export async function usableRuntime(scope: vscode.Uri | undefined): Promise<string | undefined> {
+  const info = await checkedRuntime(scope);
+  if (info.version.ok) return info.executable;
+  void warnIfUnusable(info);
+  return undefined;
 }
 
 /** The one message for an rt that cannot run, whatever found out (activation, a task, a debug session). */

@@ -105,12 +105,12 @@ async function secretOf(node: SecretsNode | undefined): Promise<{ service: strin
   return { service: node.service, name: node.name, value };
 }
 
-/** Copies the value to the clipboard without showing it. */
 /** How long a copied value stays on the clipboard, as password managers keep it. */
 const CLIPBOARD_MS = 45_000;
 /** The value last copied, until it is cleared from the clipboard. */
 let copied: { readonly service: string; readonly name: string; readonly value: string; readonly timer: NodeJS.Timeout } | undefined;
 
+/** Copies the value to the clipboard without showing it. */
 async function copy(_tree: SecretsTree, node: SecretsNode | undefined): Promise<boolean> {
   const secret = await secretOf(node);
   if (!secret) return false;

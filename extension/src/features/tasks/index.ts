@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import { TASK_TYPE } from "../../contributions.js";
 import { output } from "../../output.js";
 import { onDidChangeRuntime, runtimeExecutable } from "../../rt-executable.js";
+import { usableRuntime } from "../runtime/index.js";
 import { listScripts, type Script } from "./scripts.js";
 import { fileTask, packageDirOf, scriptTask, type RtTaskDefinition } from "./task.js";
 
@@ -51,11 +52,15 @@ export async function provideTasks(): Promise<vscode.Task[]> {
   return tasks;
 }
 
-/** Tasks written in tasks.json: `{ "type": "rt", "script": "build", "packageDir": "packages/a" }`. */
+/**
+ * Tasks written in tasks.json: `{ "type": "rt", "script": "build", "packageDir": "packages/a" }`.
+ * An rt that cannot run gets the one message Run File and F5 give, not the terminal's failure.
+ */
 async function resolveTask(task: vscode.Task): Promise<vscode.Task | undefined> {
   const definition = task.definition as RtTaskDefinition;
   const folder = typeof task.scope === "object" ? task.scope : undefined;
-  const executable = await runtimeExecutable(folder?.uri);
+  const executable = await usableRuntime(folder?.uri);
+  if (!executable) return undefined;
   let resolved: vscode.Task;
   if (definition.script) {
     const dir = packageDirOf(definition, task.scope);

@@ -46,9 +46,20 @@ export function runTests(patterns: readonly string[], { values, cacheRoot }: Inv
   }
   // Node's runner reruns the files a change touches; rt's supervisor stays out (main.ts).
   if (values.watch === true) options.push("--watch");
+  if (values["experimental-test-coverage"] === true) options.push(...coverageExcludes(values["test-coverage-exclude"]));
   for (const preload of values.preload ?? []) options.push(`--import=${preload}`);
   passToChildProcesses(inheritedSettings(values, cacheRoot));
   replaceProcess([process.execPath, ...process.execArgv, "--test", ...options, ...testPatterns(patterns)]);
+}
+
+/**
+ * rt's own bundles run in every test process, and Node leaves out only node_modules: from a
+ * checkout or the extension's copy they would fill the report. Node stops leaving out the test
+ * files once any exclude is given, so without the user's own they are named too.
+ */
+function coverageExcludes(given: readonly string[] | undefined): string[] {
+  const own = `--test-coverage-exclude=${path.join(__dirname, "**").replaceAll("\\", "/")}`;
+  return given?.length ? [own] : [own, `--test-coverage-exclude=${TEST_FILES}`];
 }
 
 function testPatterns(patterns: readonly string[]): string[] {
