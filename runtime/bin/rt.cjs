@@ -29,6 +29,6 @@ function start() {
   const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
   const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
   // The CLI bundle with V8's code cache of the functions it ran last time (dist/code-cache.cjs).
-  const cli = require("../dist/code-cache.cjs").requireBundle(require.resolve("../dist/cli.cjs"), privateV8 ? `${cacheRoot}/v8` : undefined);
+  const cli = require("../dist/code-cache.cjs").requireBundle(require.resolve("../dist/cli.cjs"), privateV8 ? `${cacheRoot}/v8` : undefined, "launcher");
   cli.main(args, cacheRoot, inspectorThread);
 }

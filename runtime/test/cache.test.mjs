@@ -368,6 +368,24 @@ test("rt's CLI bundle gets V8's code cache made after a run: written once, then 
   assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined);
 });
 
+test("a process a program starts (rt-runtime/register loads the CLI bundle there) has a code cache of its own", (t) => {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  writeFileSync(path.join(dir, "child.ts"), 'const n: number = 1;\nconsole.log("child", n);\n');
+  writeFileSync(
+    path.join(dir, "parent.ts"),
+    'import { execFileSync } from "node:child_process";\nconsole.log(execFileSync(process.execPath, ["child.ts"], { encoding: "utf8" }).trim());\n',
+  );
+  const run = () => rt(["parent.ts"], { cwd: dir, env: { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined } });
+  const bundleCache = path.join(xdg, "rt", "v8", "rt");
+  // The first run makes v8/, where the child (started after) writes its cache; the second, the launcher's.
+  for (let i = 0; i < 2; i++) assert.deepEqual(run(), { code: 0, signal: null, stdout: "child 1\n", stderr: "" });
+  const written = entries(bundleCache).map(identityOf);
+  assert.equal(written.length, 2);
+  assert.deepEqual(run(), { code: 0, signal: null, stdout: "child 1\n", stderr: "" });
+  assert.deepEqual(entries(bundleCache).map(identityOf), written, "both used, neither written again");
+});
+
 test("a code cache entry of rt's bundle that fails its checks is a miss: the run is the same, the entry rewritten", (t) => {
   const { bundleCache, run } = bundleCacheProject(t);
   run();
