@@ -35,9 +35,13 @@ export function startKeyring({ busOnly = false } = {}) {
         env: { DBUS_SESSION_BUS_ADDRESS: address },
         dir,
         daemonPid: pid ? Number(pid) : undefined,
+        // Rejects with the harness's report if a daemon ended before the harness stopped it: the
+        // cause of the failures before it, which the test's own assertions cannot see.
         stop: () => {
           child.stdin.end();
-          return closed;
+          return closed.then(() => {
+            if (stderr.includes("with-keyring:")) throw new Error(stderr.trim());
+          });
         },
       });
     });

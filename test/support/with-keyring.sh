@@ -18,13 +18,28 @@ data=${KEYRING_DATA_DIR:-$tmp/data}
 mkdir -p "$data" "$tmp/run" && chmod 700 "$tmp/run"
 dbus_pid= gkd_pid= cmd_pid=
 
+# A daemon that ended before cleanup stops it (killed, crashed, or left the bus) made every
+# later call fail: say so on stderr, with its exit status and log, instead of staying silent.
+report_early_exit() {
+  local name=$1 pid=$2 log=$3 status
+  [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null || return 0
+  wait "$pid" 2>/dev/null; status=$?
+  echo "with-keyring: $name (pid $pid) ended before the harness stopped it: $( [ "$status" -gt 128 ] && echo "killed by signal $((status - 128))" || echo "exit status $status")" >&2
+  [ -s "$log" ] && sed 's/^/with-keyring:   /' "$log" >&2
+}
+
 cleanup() {
   local p
+  report_early_exit gnome-keyring-daemon "$gkd_pid" "$tmp/gkd.log"
+  report_early_exit dbus-daemon "$dbus_pid" "$tmp/dbus.log"
   # CONT first: a daemon a test froze with SIGSTOP handles TERM only once it runs again.
   for p in $gkd_pid $dbus_pid; do kill -CONT "$p" 2>/dev/null; kill -TERM "$p" 2>/dev/null; done
   for p in $gkd_pid $dbus_pid; do
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null
+    # Only a daemon still running gets KILL: once bash has reaped one, its PID may be another
+    # process's (PIDs wrap during a test suite).
+    kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+    wait "$p" 2>/dev/null
   done
   gkd_pid= dbus_pid=
   rm -rf "$tmp"
