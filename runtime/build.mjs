@@ -47,6 +47,15 @@ const noHttp2InServeAdapter = {
   },
 };
 
+// src/loader/import-url.ts is dist/import-url.cjs of its own, which the bundles require: the CLI
+// bundle runs as a vm.Script (src/launcher/code-cache.ts), whose own import() would need a flag.
+const importUrlOutside = {
+  name: "import-url-outside",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /[\\/]import-url\.js$/ }, (args) => (args.kind === "entry-point" ? undefined : { path: "./import-url.cjs", external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -67,7 +76,7 @@ const common = {
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin],
+  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin, importUrlOutside],
   logLevel: "warning",
 };
 
@@ -103,6 +112,9 @@ await Promise.all([
       "node-shim": "src/run/node-shim.ts",
       // What the launcher loads instead of the CLI on a Node older than rt needs: rt's own Node.
       "own-node": "src/launcher/own-node.ts",
+      // What the launcher loads the CLI bundle with: V8's code cache made after a run.
+      "code-cache": "src/launcher/code-cache.ts",
+      "import-url": "src/loader/import-url.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),

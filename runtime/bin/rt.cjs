@@ -18,9 +18,8 @@ else start();
 
 function start() {
   const v8 = cacheRoot && require("node:fs").statSync(`${cacheRoot}/v8`, { throwIfNoEntry: false });
-  if (v8 && (process.getuid === undefined || (v8.uid === process.getuid() && !(v8.mode & 0o022)))) {
-    require("node:module").enableCompileCache(`${cacheRoot}/v8`);
-  }
+  const privateV8 = v8 && (process.getuid === undefined || (v8.uid === process.getuid() && !(v8.mode & 0o022)));
+  if (privateV8) require("node:module").enableCompileCache(`${cacheRoot}/v8`);
   // A debugger's server thread boots for 25-35 ms, longer than the CLI takes to load and find the
   // program: when one of rt's own flags (those before the first other argument) asks for a
   // debugger, it starts before the CLI loads. The CLI still decides; an unused thread never listens.
@@ -29,5 +28,7 @@ function start() {
   const ownFlags = firstOther === -1 ? args : args.slice(0, firstOther);
   const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
   const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
-  require("../dist/cli.cjs").main(args, cacheRoot, inspectorThread);
+  // The CLI bundle with V8's code cache of the functions it ran last time (dist/code-cache.cjs).
+  const cli = require("../dist/code-cache.cjs").requireBundle(require.resolve("../dist/cli.cjs"), privateV8 ? `${cacheRoot}/v8` : undefined, "launcher");
+  cli.main(args, cacheRoot, inspectorThread);
 }

@@ -284,7 +284,8 @@ const LEXER_PROJECT = {
   "main.mjs": [
     "let compiled = 0;",
     "const Module = WebAssembly.Module;",
-    "WebAssembly.Module = class extends Module { constructor(...args) { compiled++; super(...args); } };",
+    // The lexer's module (rt's hash is WebAssembly too).
+    'WebAssembly.Module = class extends Module { constructor(...args) { super(...args); if (Module.exports(this).some((e) => e.name === "parseCJS")) compiled++; } };',
     'const { names } = await import("./uses.mjs");',
     'console.log(names, compiled ? "lexer-ran" : "lexer-not-run");',
   ].join("\n"),
@@ -334,6 +335,92 @@ test("a lexer entry that fails its checks (truncated, garbage, edited, another k
     assert.deepEqual(readFileSync(entry), good, `${name}: rewritten`);
     assert.equal(run(env).stdout, "alpha,beta lexer-not-run\n", name);
   }
+});
+
+// V8's code cache for rt's CLI bundle (src/launcher/code-cache.ts), made after a run in the cache
+// root's v8/rt: the launcher uses it once v8/ exists (the first run creates it). An entry that is
+// used stays as it is; one that is written again is a new file (temp + rename): a new inode.
+function bundleCacheProject(t) {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  const env = { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined };
+  const run = (more = {}) => rt(["probe.ts"], { cwd: dir, env: { ...env, ...more } });
+  return { bundleCache: path.join(xdg, "rt", "v8", "rt"), run };
+}
+
+const identityOf = (file) => statSync(file, { bigint: true }).ino;
+
+test("rt's CLI bundle gets V8's code cache made after a run: written once, then used as it is", (t) => {
+  const { bundleCache, run } = bundleCacheProject(t);
+  assert.equal(run().stdout, "hi esbuild-loaded\n");
+  assert.equal(run().stdout, "hi esbuild-not-loaded\n");
+  const [entry, ...others] = entries(bundleCache);
+  assert.deepEqual(others, []);
+  assert.equal(statSync(entry).mode & 0o777, 0o600);
+  const written = identityOf(entry);
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(run(), { code: 0, signal: null, stdout: "hi esbuild-not-loaded\n", stderr: "" });
+    assert.equal(identityOf(entry), written, "used, not written again");
+  }
+  // Node's switch for its compile cache turns this one off too.
+  rmSync(bundleCache, { recursive: true });
+  assert.equal(run({ NODE_DISABLE_COMPILE_CACHE: "1" }).stdout, "hi esbuild-not-loaded\n");
+  assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined);
+});
+
+test("a process a program starts (rt-runtime/register loads the CLI bundle there) has a code cache of its own", (t) => {
+  const { dir } = project(t);
+  const xdg = path.join(dir, "xdg");
+  writeFileSync(path.join(dir, "child.ts"), 'const n: number = 1;\nconsole.log("child", n);\n');
+  writeFileSync(
+    path.join(dir, "parent.ts"),
+    'import { execFileSync } from "node:child_process";\nconsole.log(execFileSync(process.execPath, ["child.ts"], { encoding: "utf8" }).trim());\n',
+  );
+  const run = () => rt(["parent.ts"], { cwd: dir, env: { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined } });
+  const bundleCache = path.join(xdg, "rt", "v8", "rt");
+  // The first run makes v8/, where the child (started after) writes its cache; the second, the launcher's.
+  for (let i = 0; i < 2; i++) assert.deepEqual(run(), { code: 0, signal: null, stdout: "child 1\n", stderr: "" });
+  const written = entries(bundleCache).map(identityOf);
+  assert.equal(written.length, 2);
+  assert.deepEqual(run(), { code: 0, signal: null, stdout: "child 1\n", stderr: "" });
+  assert.deepEqual(entries(bundleCache).map(identityOf), written, "both used, neither written again");
+});
+
+test("a code cache entry of rt's bundle that fails its checks is a miss: the run is the same, the entry rewritten", (t) => {
+  const { bundleCache, run } = bundleCacheProject(t);
+  run();
+  run();
+  const [entry] = entries(bundleCache);
+  const good = readFileSync(entry);
+  const flipped = Buffer.from(good);
+  flipped[good.length - 100] ^= 0x40;
+  const damage = {
+    truncated: () => truncateSync(entry, Math.floor(good.length / 2)),
+    garbage: () => writeFileSync(entry, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))),
+    // V8 checks no checksum in release builds: only rt's own check stands between this and V8.
+    "one bit of V8's data flipped": () => writeFileSync(entry, flipped),
+    empty: () => writeFileSync(entry, ""),
+  };
+  for (const [name, spoil] of Object.entries(damage)) {
+    spoil();
+    const spoiled = identityOf(entry);
+    assert.deepEqual(run(), { code: 0, signal: null, stdout: "hi esbuild-not-loaded\n", stderr: "" }, name);
+    assert.notEqual(identityOf(entry), spoiled, `${name}: rewritten`);
+    const rewritten = identityOf(entry);
+    run();
+    assert.equal(identityOf(entry), rewritten, `${name}: the rewritten entry is used`);
+  }
+});
+
+test("a code cache directory of rt's bundle that another user owns is neither read nor written", asRoot, (t) => {
+  const { bundleCache, run } = bundleCacheProject(t);
+  run();
+  run();
+  const [entry] = entries(bundleCache);
+  writeFileSync(entry, "");
+  chownSync(bundleCache, NOBODY, NOBODY);
+  for (let i = 0; i < 2; i++) assert.deepEqual(run(), { code: 0, signal: null, stdout: "hi esbuild-not-loaded\n", stderr: "" });
+  assert.equal(readFileSync(entry).length, 0);
 });
 
 test("the --rt node shim of a cache directory that is not the user's alone: a private temporary one instead", asRoot, (t) => {

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ProgramError } from "../errors.js";
 import type { ModuleLoader } from "../loader/hooks.js";
+import { importUrl } from "../loader/import-url.js";
 
 interface ModuleInternals {
   _load(request: string, parent: null, isMain: boolean): unknown;
@@ -26,7 +27,7 @@ export function loadModule(loader: ModuleLoader, file: string, isMain: boolean):
   if (format === "commonjs") internals._load(file, null, isMain);
   // Plain JavaScript that needs no transform: Node's own main-module logic.
   else if (format === undefined && isMain) internals.runMain(file);
-  else return import(pathToFileURL(file).href).then(() => undefined);
+  else return importUrl(pathToFileURL(file).href).then(() => undefined);
   return Promise.resolve();
 }
 

@@ -199,9 +199,10 @@ const TOO_EARLY = Symbol("required too early");
 let lexerReady = false;
 
 // "default" is the default export above, "module.exports" Node's name for the whole object; an
-// export name must be well-formed Unicode.
-const LONE_SURROGATE = /\p{Cs}/u;
+// export name must be well-formed Unicode. (The pattern is made on first use: the bundle puts it
+// in a RegExp constructor, and its Unicode class costs ~2M instructions at every start.)
+let loneSurrogate: RegExp | undefined;
 
 function isExportName(key: string): boolean {
-  return key !== "default" && key !== "module.exports" && !LONE_SURROGATE.test(key);
+  return key !== "default" && key !== "module.exports" && !(loneSurrogate ??= /\p{Cs}/u).test(key);
 }

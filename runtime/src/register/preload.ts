@@ -42,6 +42,9 @@ function wanted(): boolean {
 if (wanted()) {
   // As the launcher does: rt's caches, and V8's code cache for rt's bundle and the modules it loads.
   const cacheRoot = openCacheRoot(cacheRootOf(process.env), process.env);
-  // The CLI bundle re-exports index.ts's registerLoader: typed from here, as the CLI stands on register/.
-  (require(path.join(__dirname, "cli.cjs")) as typeof import("./index.js")).registerLoader(inWorker, cacheRoot);
+  // The CLI bundle (with V8's code cache, as the launcher loads it: dist/code-cache.cjs) re-exports
+  // index.ts's registerLoader: typed from here, as the CLI stands on register/.
+  const { requireBundle } = require(path.join(__dirname, "code-cache.cjs")) as typeof import("../launcher/code-cache.js");
+  const cli = requireBundle(path.join(__dirname, "cli.cjs"), cacheRoot && path.join(cacheRoot, "v8"), "register") as typeof import("./index.js");
+  cli.registerLoader(inWorker, cacheRoot);
 }

@@ -70,7 +70,8 @@ export function privateDirectory(dir: string): string | undefined {
 /**
  * Entries keyed by a hash, in shards `<dir>/<first two digits>/<rest>`: checked on read (length,
  * checksum, the directories' owner and modes), written atomically 0600, pruned to a size bound.
- * `name` and `variable` (which names its directory, 0 turning it off) make its warnings.
+ * `warnings` makes its warnings: its name and the variable that names its directory (0 turning
+ * it off); without it, a cache that cannot be used is left alone silently.
  */
 export class DiskCache {
   private wrote = false;
@@ -82,12 +83,16 @@ export class DiskCache {
   constructor(
     readonly dir: string,
     private readonly maxBytes: number,
-    private readonly name: string,
-    private readonly variable: string,
+    private readonly warnings?: { readonly name: string; readonly variable: string },
   ) {}
 
   /** The text stored under `key`, or undefined (a miss) when there is none or it fails its checks. */
   read(key: string): string | undefined {
+    return this.readBytes(key)?.toString("utf8");
+  }
+
+  /** The bytes stored under `key`, or undefined (a miss) when there is none or they fail their checks. */
+  readBytes(key: string): Buffer | undefined {
     const file = this.entryPath(key);
     if (!this.present(this.dir) || !this.present(path.dirname(file))) return undefined;
     let bytes: Buffer;
@@ -99,16 +104,16 @@ export class DiskCache {
     const [checksum, length] = bytes.toString("latin1", 0, HEADER_BYTES - 1).split(" ");
     const body = bytes.subarray(HEADER_BYTES);
     if (bytes[HEADER_BYTES - 1] !== 10 || Number(length) !== body.length || hashBytes(body, key) !== checksum) return undefined;
-    return body.toString("utf8");
+    return body;
   }
 
-  write(key: string, text: string): void {
+  write(key: string, content: string | Uint8Array): void {
     if (this.unusable) return;
     const file = this.entryPath(key);
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       if (!this.ensurePrivate(this.dir) || !this.ensurePrivate(path.dirname(file))) return;
-      const body = Buffer.from(text);
+      const body = typeof content === "string" ? Buffer.from(content) : content;
       // "wx": a new file, never one already there. The mode passes through the umask: chmod makes it 0600.
       const header = `${hashBytes(body, key)} ${String(body.length).padStart(18, "0")}\n`;
       writeFileSync(temp, Buffer.concat([Buffer.from(header), body]), { mode: 0o600, flag: "wx" });
@@ -122,7 +127,11 @@ export class DiskCache {
         // the temp file was never created (ENOTDIR, EACCES ...): nothing to clean
       }
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      this.giveUp(`rt: warning: ${this.name} ${this.dir} is unusable (${reason}); running uncached (${this.variable}=0 runs uncached without this warning)\n`);
+      const warnings = this.warnings;
+      this.giveUp(
+        warnings &&
+          `rt: warning: ${warnings.name} ${this.dir} is unusable (${reason}); running uncached (${warnings.variable}=0 runs uncached without this warning)\n`,
+      );
     }
   }
 
@@ -187,13 +196,13 @@ export class DiskCache {
       this.trusted.add(dir);
       return true;
     }
-    this.giveUp(untrustedWarning(this.name, problem, this.variable));
+    this.giveUp(this.warnings && untrustedWarning(this.warnings.name, problem, this.warnings.variable));
     return false;
   }
 
-  private giveUp(warning: string): void {
+  private giveUp(warning: string | undefined): void {
     this.unusable = true;
-    process.stderr.write(warning);
+    if (warning) process.stderr.write(warning);
   }
 
   private entryPath(key: string): string {
@@ -220,7 +229,7 @@ export class TranspileCache {
     if (!dir) return undefined;
     const max = Number(env[CACHE_MAX_BYTES_ENV]);
     const bound = Number.isFinite(max) && max > 0 ? max : DEFAULT_MAX_BYTES;
-    return new TranspileCache(new DiskCache(path.resolve(dir), bound, "transpiler cache", CACHE_DIR_ENV));
+    return new TranspileCache(new DiskCache(path.resolve(dir), bound, { name: "transpiler cache", variable: CACHE_DIR_ENV }));
   }
 
   get(key: string): CachedModule | undefined {

@@ -1,67 +1,77 @@
-// A fast 64-bit content hash for the transpiler cache key. node:crypto would be the obvious
-// choice, but loading it costs ~6 ms per process (it pulls in streams), more than rt's whole
-// warm-start budget; this reads four bytes per step and costs well under 1 ms for 100 KB.
+// A fast 64-bit content hash for rt's cache keys and entry checksums. node:crypto would be the
+// obvious choice, but loading it costs 3-6 ms per process (it pulls in streams), and a hash in
+// JavaScript runs cold at every start, before V8 optimizes its loop (a 220 KB code cache took
+// 4-15 ms). This is a WebAssembly function of ~250 bytes, compiled on first use: a one-lane
+// XXH64-style loop of 8 bytes per step (220 KB: ~0.1 ms, and a copy into its memory).
 // It only has to separate a user's own files, not resist an attacker who can already write them.
+// Without WebAssembly (node --jitless) the same function runs in BigInt arithmetic: slower, same values.
 
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
-const C3 = 0x85ebca77;
+// The part of the WebAssembly global this module uses (TypeScript's only full typing is in the DOM lib).
+declare const WebAssembly:
+  | {
+      Module: new (bytes: Uint8Array) => object;
+      Instance: new (module: object) => { exports: Exports };
+    }
+  | undefined;
 
-function mix(h: number, k: number, m: number): number {
-  k = Math.imul(k, m);
-  k = (k << 15) | (k >>> 17);
-  k = Math.imul(k, C2);
-  h ^= k;
-  h = (h << 13) | (h >>> 19);
-  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+interface Exports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  /** The hash of `length` bytes of memory at `offset`, as a signed 64-bit value. */
+  hash(offset: number, length: number, seed: bigint): bigint;
 }
 
-function finish(h: number, length: number): number {
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+/**
+ * The WebAssembly module: one function, `hash`, and its memory. hash.test.ts assembles it from its
+ * listing (and holds it equal to hashInJs): change the listing there and paste what it prints.
+ */
+export const HASH_MODULE =
+  "AGFzbQEAAAABCAFgA39/fgF+AwIBAAUDAQABBxECBGhhc2gAAAZtZW1vcnkCAAqHAgGEAgMBfgF/AX4gAkLFz9my8eW66id8IAGtfCEDIAAgAUF4cWohBAJAA0AgACAETw0BIAMgACkDAELP1tO+0ser2UJ+IgVCH4YgBUIhiIRCh5Wvr5i23puef36FIgVCG4YgBUIliIRCh5Wvr5i23puef35C49zKlfzO8vWFf3whAyAAQQhqIQAMAAsLIAAgAUEHcWohBAJAA0AgACAETw0BIAMgADEAAELFz9my8eW66id+hSIFQguGIAVCNYiEQoeVr6+Ytt6bnn9+IQMgAEEBaiEADAALCyADIANCIYiFQs/W077Sx6vZQn4iAyADQh2IhUL5893xmfaZqxZ+IgMgA0IgiIUL";
 
-/** Hash of `seed` (e.g. the options) followed by `content`, as 16 hex digits. */
+// XXH64's primes (exported for hash.test.ts's listing).
+export const P1 = 0x9e3779b185ebca87n;
+export const P2 = 0xc2b2ae3d27d4eb4fn;
+export const P3 = 0x165667b19e3779f9n;
+export const P4 = 0x85ebca77c2b2ae63n;
+export const P5 = 0x27d4eb2f165667c5n;
+const PAGE = 65536;
+/** Past this, the memory grown for one input is let go after it (WebAssembly memory never shrinks). */
+const KEEP_BYTES = 16 * 1024 * 1024;
+
+/** Hash of `seed` (e.g. the options) and then `content`, as 16 hex digits. */
 export function hashBytes(content: Uint8Array, seed: string): string {
-  const prefix = Buffer.from(`${seed}\0`);
-  const state = [0x9747b28c, 0x2f6f4a1d] as [number, number];
-  mixIn(state, prefix);
-  // The content in place: a copy of a 470 KB cache entry costs more than hashing it.
-  mixIn(state, content);
-  const length = prefix.length + content.length;
-  const a = finish(state[0], length);
-  const b = finish(state[1] ^ a, length);
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+  return hash64(content, hash64(Buffer.from(seed), 0n))
+    .toString(16)
+    .padStart(16, "0");
 }
 
-function mixIn(state: [number, number], bytes: Uint8Array): void {
-  let [h1, h2] = state;
-  const words = bytes.length >>> 2;
-  // An Int32Array view needs an offset that is a multiple of 4 (files read whole start at 0).
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Uint8Array.prototype.slice.call(bytes);
-  const view = new Int32Array(aligned.buffer, aligned.byteOffset, words);
-  // mix() written out: a cold process runs this loop before V8 optimizes it, and the calls
-  // cost half its time there (165 KB: 3.3 ms with them, 2.1 ms without).
-  for (let i = 0; i < words; i++) {
-    const k = view[i]!;
-    let a = Math.imul(k, C1);
-    a = Math.imul((a << 15) | (a >>> 17), C2);
-    h1 ^= a;
-    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
-    let b = Math.imul(k, C3);
-    b = Math.imul((b << 15) | (b >>> 17), C2);
-    h2 ^= b;
-    h2 = (Math.imul((h2 << 13) | (h2 >>> 19), 5) + 0xe6546b64) | 0;
+let instance: Exports | undefined;
+
+function hash64(bytes: Uint8Array, seed: bigint): bigint {
+  if (WebAssembly === undefined) return hashInJs(bytes, seed);
+  instance ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(HASH_MODULE, "base64"))).exports;
+  const { memory, hash } = instance;
+  const missing = bytes.length - memory.buffer.byteLength;
+  if (missing > 0) memory.grow(Math.ceil(missing / PAGE));
+  new Uint8Array(memory.buffer).set(bytes);
+  if (bytes.length > KEEP_BYTES) instance = undefined;
+  return BigInt.asUintN(64, hash(0, bytes.length, seed));
+}
+
+const M64 = (1n << 64n) - 1n;
+const rotl = (x: bigint, r: bigint): bigint => ((x << r) | (x >> (64n - r))) & M64;
+
+/** HASH_MODULE's function, step for step (hash.test.ts holds them equal). */
+export function hashInJs(bytes: Uint8Array, seed: bigint): bigint {
+  let h = (seed + P5 + BigInt(bytes.length)) & M64;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = bytes.length & ~7;
+  let at = 0;
+  for (; at < end; at += 8) {
+    const k = (rotl((view.getBigUint64(at, true) * P2) & M64, 31n) * P1) & M64;
+    h = (rotl(h ^ k, 27n) * P1 + P4) & M64;
   }
-  for (let i = words << 2; i < bytes.length; i++) {
-    h1 = mix(h1, bytes[i]!, C1);
-    h2 = mix(h2, bytes[i]!, C3);
-  }
-  state[0] = h1;
-  state[1] = h2;
+  for (; at < bytes.length; at++) h = (rotl(h ^ ((BigInt(bytes[at]!) * P5) & M64), 11n) * P1) & M64;
+  h = ((h ^ (h >> 33n)) * P2) & M64;
+  h = ((h ^ (h >> 29n)) * P3) & M64;
+  return h ^ (h >> 32n);
 }

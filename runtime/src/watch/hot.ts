@@ -12,6 +12,7 @@ import { ProgramError } from "../errors.js";
 import { inspect } from "../diagnostics/preview.js";
 import { wantsColors } from "../diagnostics/uncaught.js";
 import type { ModuleLoader, ModuleTracker } from "../loader/hooks.js";
+import { importUrl } from "../loader/import-url.js";
 import { FileWatcher, clearScreen, isPackageFile } from "./files.js";
 import { keepServerPorts } from "./servers.js";
 
@@ -101,7 +102,7 @@ export class HotReloader implements ModuleTracker {
       (Module as unknown as ModuleInternals)._load(this.entry, null, true);
       return Promise.resolve();
     }
-    return import(`${pathToFileURL(this.entry).href}?${VERSION_PARAMETER}=${generation}`);
+    return importUrl(`${pathToFileURL(this.entry).href}?${VERSION_PARAMETER}=${generation}`);
   }
 
   /** The files and, transitively, every module that imports them. */

@@ -1,0 +1,81 @@
+// V8's code cache for rt's own bundles (dist/cli.cjs), made after a run. Node's compile cache
+// (module.enableCompileCache) serializes a module right after compiling it, before any function
+// ran: the functions V8 compiles lazily while the CLI works (~15M instructions at every start)
+// never enter it. Here the bundle is compiled as a vm.Script whose cache is made when the process
+// is done with startup (at exit, or after a few seconds of a long run), and every later start
+// reads it back: V8 then compiles none of those functions.
+// A code cache is code: it is read only from a private directory of rt's cache root (v8/, which
+// the launcher checks), as a DiskCache entry checked on read (length and checksum: V8 itself
+// checks neither in release builds), under a key of the bundle file's identity and the Node that
+// runs it. A miss, a bad entry or one V8 rejects (other V8 flags) runs as before and is rewritten.
+import { createRequire, Module } from "node:module";
+import * as path from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { Script } from "node:vm";
+import { DiskCache } from "../transpile/cache.js";
+import { hashBytes } from "../transpile/hash.js";
+
+/** Entries per bundle, Node and rt build: a few, kept under this bound (a cache is ~0.2-1 MB). */
+const MAX_BYTES = 32 * 1024 * 1024;
+/** A run that goes on (a server, --watch's supervisor) has its cache made after this long. */
+const LONG_RUN_MS = 5000;
+// The bundle runs as Node runs a CommonJS module: in a function of these parameters, on a line of
+// its own before the bundle's first (lineOffset -1), so positions in rt's own stack traces stay.
+const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {\n";
+const WRAPPER_TAIL = "\n})";
+
+type Wrapper = (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+
+/**
+ * Runs the CommonJS bundle `file` (an absolute path in rt's dist/) as require() would and returns
+ * its exports, with V8's code cache from `v8Dir` (rt's private v8/ directory) when given. `use`
+ * names the caller: each has a cache of its own, of the functions it runs (the launcher's CLI,
+ * or rt-runtime/register's loader in the processes and threads a program starts).
+ */
+export function requireBundle(file: string, v8Dir: string | undefined, use: "launcher" | "register"): unknown {
+  const cache = v8Dir === undefined || process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : new DiskCache(path.join(v8Dir, "rt"), MAX_BYTES);
+  const key = cache && hashBytes(Buffer.from(identity(file)), `rt bundle\0${use}`);
+  const cachedData = key === undefined ? undefined : cache?.readBytes(key);
+  const script = new Script(WRAPPER_HEAD + readFileSync(file, "utf8") + WRAPPER_TAIL, {
+    filename: file,
+    lineOffset: -1,
+    cachedData,
+  });
+  if (cache && key && (cachedData === undefined || script.cachedDataRejected)) {
+    saveWhenStarted(() => {
+      cache.write(key, script.createCachedData());
+      cache.pruneIfDue();
+    });
+  }
+  const module = new Module(file);
+  module.filename = file;
+  const require = createRequire(file);
+  require.cache[file] = module;
+  (script.runInThisContext() as Wrapper).call(module.exports, module.exports, require, module, file, path.dirname(file));
+  module.loaded = true;
+  return module.exports;
+}
+
+/**
+ * The bundle file as it is now and the Node that runs it. V8 checks a cache against the source's
+ * length only; a file's change time moves at every write (npm gives all files one mtime), so
+ * hashing its ~250 KB at every start is not needed to tell one build from another.
+ */
+function identity(file: string): string {
+  const { dev, ino, size, mtimeNs, ctimeNs } = statSync(file, { bigint: true });
+  return [process.version, process.arch, file, dev, ino, size, mtimeNs, ctimeNs].join("\0");
+}
+
+/** Runs `save` once: at exit, or after LONG_RUN_MS of a process that is still running. */
+function saveWhenStarted(save: () => void): void {
+  let saved = false;
+  const once = () => {
+    if (saved) return;
+    saved = true;
+    clearTimeout(timer);
+    process.off("exit", once);
+    save();
+  };
+  const timer = setTimeout(once, LONG_RUN_MS).unref();
+  process.on("exit", once);
+}
