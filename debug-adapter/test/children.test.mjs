@@ -10,6 +10,7 @@ const DIR = path.join(FIXTURES, "children");
 const MAIN = path.join(DIR, "main.ts");
 const CHILD = path.join(DIR, "child.ts");
 const RUNS_SCRIPT = path.join(DIR, "runs-script.ts");
+const FORK_ONE = path.join(DIR, "fork-one.ts");
 // PATH as `rt run`/npm give a program: node_modules/.bin (rt's compiled front) and the Node that runs it first.
 const RUN_PATH = [path.join(REPO, "node_modules", ".bin"), path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
 
@@ -55,6 +56,22 @@ test("forked, spawned and cluster.fork rt children stop at a breakpoint set befo
     "shell exited 0",
   ])
     assert.ok(lines.includes(line), `${line} in ${lines}`);
+});
+
+test("an editor slow to start a child's session (it answers startDebugging 16 s later, once the session has attached, as VS Code answers it): the child waits for its session and stops at its breakpoint", async (t) => {
+  const dap = DapClient.start(t);
+  // Longer than the 15 s the adapter gave the answer: it then let the child go, which ran past its
+  // breakpoint and had ended when its session came to attach.
+  dap.childSessionDelay = 16_000;
+  await dap.launch({ program: FORK_ONE }, { breakpoints: { [CHILD]: [4] } });
+  const { session, started } = await dap.childSession(0);
+  await started;
+  const stopped = await session.stopped();
+  assert.equal(stopped.reason, "breakpoint");
+  assert.deepEqual(await session.topFrame().then((frame) => [frame.name, frame.line]), ["greet", 4]);
+  await session.request("continue", { threadId: 1 });
+  assert.equal((await dap.event("exited")).exitCode, 0);
+  assert.match(dap.output("stdout"), /^child forked\nforked exited 0$/m);
 });
 
 test("autoAttachChildProcesses: false leaves the children undebugged: no child session, the program runs through", async (t) => {

@@ -45,6 +45,8 @@ export class DapClient {
     this.children = [];
     this.childWaiters = [];
     this.breakpoints = {};
+    /** How long this client takes to start a child session the adapter asks for. */
+    this.childSessionDelay = 0;
     this.adapterStderr = "";
     if (session) {
       session.onDidSendMessage((message) => this.receive(message));
@@ -89,10 +91,17 @@ export class DapClient {
       this.send({ type: "response", request_seq: message.seq, command: "runInTerminal", success: true, body: { processId: terminal.pid } });
     } else if (message.type === "request" && message.command === "startDebugging") {
       const child = DapClient.start();
-      const started = child.start(message.arguments.request, message.arguments.configuration, { breakpoints: this.breakpoints });
+      // As VS Code: the session starts (after `childSessionDelay` ms, an editor slow to start it),
+      // and the answer comes once it has attached.
+      const started = new Promise((resolve) => setTimeout(resolve, this.childSessionDelay)).then(() =>
+        child.start(message.arguments.request, message.arguments.configuration, { breakpoints: this.breakpoints }),
+      );
       this.children.push({ session: child, configuration: message.arguments.configuration, started });
       this.childWaiters.splice(0).forEach((wake) => wake());
-      this.send({ type: "response", request_seq: message.seq, command: "startDebugging", success: true });
+      started.then(
+        () => this.send({ type: "response", request_seq: message.seq, command: "startDebugging", success: true }),
+        (error) => this.send({ type: "response", request_seq: message.seq, command: "startDebugging", success: false, message: error.message }),
+      );
     }
   }
 

@@ -24,6 +24,13 @@ export interface RtDebugSessionOptions {
 
 /** Every request answers within this time (a launch waits longer: rt may have to start). */
 const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * How long the editor may take to answer startDebugging: no limit (setTimeout's longest delay,
+ * ~24.8 days). VS Code answers once the child's session has attached, which a VS Code slowed down
+ * by a loaded machine took longer than REQUEST_TIMEOUT_MS to do; the child let go then ran past
+ * the breakpoints its session was about to set, and had ended when the session came to attach.
+ */
+const CHILD_SESSION_ANSWER_MS = 2 ** 31 - 1;
 const LAUNCH_TIMEOUT_MS = 30_000;
 /** How long a launch waits for the client's configurationDone before letting the program run. */
 const CONFIGURATION_TIMEOUT_MS = 10_000;
@@ -44,6 +51,8 @@ export class RtDebugSession extends DebugSession {
   private terminatedSent = false;
   /** The client starts child sessions on request (DAP's startDebugging reverse request). */
   private startsChildSessions = false;
+  /** Children whose startDebugging the client has not answered yet: released if the adapter goes away first. */
+  private readonly childrenAsked = new Set<Announcement>();
   /** The client takes `invalidated` events; set to false once the one after the first scopes is sent. */
   private refreshAfterFirstScopes = false;
 
@@ -325,8 +334,9 @@ export class RtDebugSession extends DebugSession {
       return;
     }
     const request: DebugProtocol.StartDebuggingRequestArguments = { request: "attach", configuration: childConfiguration(child) };
-    this.sendRequest("startDebugging", request, REQUEST_TIMEOUT_MS, (reply) => {
-      if (!reply.success) void releaseChild(child);
+    this.childrenAsked.add(child);
+    this.sendRequest("startDebugging", request, CHILD_SESSION_ANSWER_MS, (reply) => {
+      if (this.childrenAsked.delete(child) && !reply.success) void releaseChild(child);
     });
   }
 
@@ -428,6 +438,8 @@ export class RtDebugSession extends DebugSession {
   }
 
   override shutdown(): void {
+    // A child the client never answered about would wait for a session forever.
+    for (const child of this.childrenAsked) void releaseChild(child);
     this.target?.dispose();
     super.shutdown();
   }

@@ -78,16 +78,25 @@ suite("tasks", () => {
     assert.equal(readFileSync(out, "utf8"), "hello from hello.ts\n");
   });
 
-  /** Runs an app file that fails; resolves with the first diagnostic rt's problem matchers report for it. */
-  async function failingRun(name) {
+  /**
+   * Runs an app file that fails; resolves with the first diagnostic rt's problem matchers report
+   * for it. VS Code on Linux sometimes reports no problems at all for a task's output
+   * (microsoft/vscode#184523 and #132551, open; seen here once under load): then the file runs a
+   * second time, and a matcher that does not match still fails.
+   */
+  async function failingRun(name, attempts = 2) {
     const file = vscode.Uri.file(path.join(folder("app").uri.fsPath, name));
     const execution = await vscode.commands.executeCommand("rt.runFile", file);
     assert.equal(await taskExit(execution), 1);
-    const [diagnostic] = await eventually(() => {
+    const wait = eventually(() => {
       const found = vscode.languages.getDiagnostics(file).filter((diagnostic) => diagnostic.source === "rt run");
       return found.length ? found : undefined;
     }, `a diagnostic for ${name} from rt's problem matchers`);
-    return diagnostic;
+    if (attempts === 1) return (await wait)[0];
+    const found = await wait.catch(() => undefined);
+    if (found) return found[0];
+    console.log(`VS Code reported no problem for the run of ${name}: running it again`);
+    return failingRun(name, attempts - 1);
   }
 
   test("a syntax error rt prints lands in the Problems panel at its line and column ($rt)", async () => {

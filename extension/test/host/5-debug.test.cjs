@@ -82,25 +82,28 @@ suite("debugger", () => {
       const main = vscode.Uri.file(path.join(dir, "threads.ts"));
       await vscode.window.showTextDocument(main);
       assert.equal(await vscode.commands.executeCommand("rt.debugFile", main), true);
-      await eventually(() => follow.stops.length >= 1, "the worker's breakpoint", 60_000);
+      await eventually(() => follow.stops.length >= 1, "the worker's breakpoint", 40_000);
       const worker = follow.stops[0];
       assert.notEqual(worker.body.threadId, 1, "the worker is a thread of its own");
       assert.deepEqual(await topFrame(worker), ["threads-worker.ts", inWorker.line]);
       await worker.session.customRequest("continue", { threadId: worker.body.threadId });
-      await eventually(() => follow.stops.length >= 2, "the child's breakpoint", 60_000);
+      await eventually(() => follow.stops.length >= 2, "the child's breakpoint", 40_000);
       const child = follow.stops[1];
       assert.notEqual(child.session, worker.session);
       assert.equal(child.session.parentSession, worker.session, "the child's session is a child of the program's");
       assert.deepEqual(await topFrame(child), ["threads-child.ts", inChild.line]);
       await child.session.customRequest("continue", { threadId: child.body.threadId });
-      await eventually(() => follow.output().includes("threads done"), "the program's end", 60_000);
+      await eventually(() => follow.output().includes("threads done"), "the program's end", 20_000);
       // The sessions end with the program: the next test's session starts on an idle debugger.
-      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 60_000);
+      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 20_000);
     } finally {
       follow.dispose();
       vscode.debug.removeBreakpoints([inWorker.breakpoint, inChild.breakpoint]);
     }
-  });
+    // Two sessions, three processes: each wait above has a bound of its own, so a failure names
+    // its step, and together they fit in the test's time (under mocha's 60 s the test's own
+    // timeout fired first and named none).
+  }).timeout(130_000);
 
   test("Debug File stops at a breakpoint in a .ts file, shows the top stack frame, continues to the end", async () => {
     await debugToBreakpoint((uri) => vscode.commands.executeCommand("rt.debugFile", uri), "debugFileToBreakpointMs");
