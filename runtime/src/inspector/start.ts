@@ -161,14 +161,11 @@ function waitForDisconnect(state: Int32Array): void {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
   Atomics.store(state, STATE.ended, 1);
   Atomics.notify(state, STATE.ended);
+  // The last client's session ends here whenever this thread next handles inspector interrupts:
+  // in this wait, or in the process's teardown once the server thread is joined. Both are safe
+  // because that thread lives until the teardown ends it (worker.ts).
   for (let clients: number; (clients = Atomics.load(state, STATE.clients)) > 0; ) Atomics.wait(state, STATE.clients, clients);
-  // The last client's session.disconnect() reaches this thread as an inspector interrupt, which
-  // V8 runs only while the thread waits or runs JavaScript: give it a moment before the process
-  // tears down its threads. (A 20-run test loop saw one SIGABRT at this exit, under load.)
-  Atomics.wait(state, STATE.clients, 0, SETTLE_MS);
 }
-
-const SETTLE_MS = 50;
 
 function banner(host: string, port: number, id: string): string {
   const address = hostPort(host, port);

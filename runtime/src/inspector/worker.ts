@@ -71,6 +71,13 @@ function webSocketServer(): WebSocketServer {
 process.on("uncaughtException", (error) => writeSync(2, `rt inspector: internal error: ${error.stack ?? error}\n`));
 
 parentPort!.once("message", (settings: InspectorSettings) => {
+  // This thread never ends by itself: only the process's teardown ends it, terminating and
+  // joining it while the main thread does nothing else. Otherwise, once the program ended (the
+  // server closed) and the last client left, its loop would drain and it would end while the
+  // main thread, dropping that client's session, posts the session's last message to it: Node
+  // aborts (std::bad_weak_ptr in MainThreadInterface::Post, nodejs/node#40611). The port, whose
+  // only listener `once` just removed, is what keeps it (the main thread unrefs the Worker).
+  parentPort!.ref();
   data = settings;
   state = new Int32Array(data.shared);
   target = { entry: data.entry, entryUrl: data.entryUrl, uiDirectory: data.uiDirectory, socketPath: wsPath };
