@@ -47,6 +47,8 @@ export class DapClient {
     this.breakpoints = {};
     /** How long this client takes to start a child session the adapter asks for. */
     this.childSessionDelay = 0;
+    /** How long this client takes to open a terminal the adapter asks for. */
+    this.terminalDelay = 0;
     this.adapterStderr = "";
     if (session) {
       session.onDidSendMessage((message) => this.receive(message));
@@ -76,6 +78,10 @@ export class DapClient {
     } else if (message.type === "event") {
       this.events.push(message);
       this.waiters = this.waiters.filter((waiter) => !waiter(message));
+    } else if (message.type === "request" && message.command === "runInTerminal" && this.terminalDelay > 0) {
+      const delay = this.terminalDelay;
+      this.terminalDelay = 0;
+      setTimeout(() => this.receive(message), delay);
     } else if (message.type === "request" && message.command === "runInTerminal") {
       const [command, ...args] = message.arguments.args;
       const env = { ...process.env };

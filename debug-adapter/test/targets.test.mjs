@@ -65,6 +65,18 @@ describe("launch variants", () => {
     assert.match(dap.output("stdout"), /distance 5 total 10/);
   });
 
+  test("an editor 16 s slow to open the terminal (past the adapter's 15 s request limit) still gets the session and its breakpoint", {
+    timeout: 60_000,
+  }, async (t) => {
+    const dap = DapClient.start(t);
+    dap.terminalDelay = 16_000;
+    await dap.launch({ program: APP, console: "integratedTerminal" }, { breakpoints: { [APP]: [13] } });
+    await dap.stopped();
+    assert.equal((await dap.topFrame()).line, 13);
+    await dap.request("continue", { threadId: 1 });
+    await dap.event("terminated");
+  });
+
   test("noDebug runs the program without the debugger; its output and exit code arrive", async (t) => {
     const dap = DapClient.start(t);
     await dap.launch({ program: APP, noDebug: true }, { breakpoints: { [APP]: [13] } });

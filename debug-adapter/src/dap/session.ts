@@ -25,12 +25,14 @@ export interface RtDebugSessionOptions {
 /** Every request answers within this time (a launch waits longer: rt may have to start). */
 const REQUEST_TIMEOUT_MS = 15_000;
 /**
- * How long the editor may take to answer startDebugging: no limit (setTimeout's longest delay,
- * ~24.8 days). VS Code answers once the child's session has attached, which a VS Code slowed down
- * by a loaded machine took longer than REQUEST_TIMEOUT_MS to do; the child let go then ran past
- * the breakpoints its session was about to set, and had ended when the session came to attach.
+ * How long the editor may take to answer the requests it answers after doing the work (start a
+ * child session, open a terminal): no limit (setTimeout's longest delay, ~24.8 days). VS Code
+ * answers startDebugging once the child's session has attached, which a VS Code slowed down by a
+ * loaded machine took longer than REQUEST_TIMEOUT_MS to do: the child let go then ran past the
+ * breakpoints its session was about to set. A terminal answered late would start an rt that
+ * waits for a debugger that had given up.
  */
-const CHILD_SESSION_ANSWER_MS = 2 ** 31 - 1;
+const EDITOR_ANSWER_MS = 2 ** 31 - 1;
 const LAUNCH_TIMEOUT_MS = 30_000;
 /** How long a launch waits for the client's configurationDone before letting the program run. */
 const CONFIGURATION_TIMEOUT_MS = 10_000;
@@ -335,7 +337,7 @@ export class RtDebugSession extends DebugSession {
     }
     const request: DebugProtocol.StartDebuggingRequestArguments = { request: "attach", configuration: childConfiguration(child) };
     this.childrenAsked.add(child);
-    this.sendRequest("startDebugging", request, CHILD_SESSION_ANSWER_MS, (reply) => {
+    this.sendRequest("startDebugging", request, EDITOR_ANSWER_MS, (reply) => {
       if (this.childrenAsked.delete(child) && !reply.success) void releaseChild(child);
     });
   }
@@ -344,7 +346,7 @@ export class RtDebugSession extends DebugSession {
     return new Promise((resolve, reject) => {
       this.runInTerminalRequest(
         { kind: "integrated", title: "rt", cwd: plan.cwd, args: [plan.executable, ...plan.args], env: plan.envChanges },
-        REQUEST_TIMEOUT_MS,
+        EDITOR_ANSWER_MS,
         (reply) => {
           if (!reply.success) reject(new Error(`the editor could not start rt in a terminal: ${reply.message ?? "no reason given"}`));
           else resolve(reply.body?.processId);
