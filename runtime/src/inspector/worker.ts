@@ -105,8 +105,9 @@ parentPort!.once("message", (settings: InspectorSettings) => {
  * rt's stderr. Best effort: an adapter that went away is no error.
  */
 function notifyAdapter(socketPath: string, port: number): void {
-  // The main thread writes the session id right after sending the settings: wait for it.
-  Atomics.wait(state, STATE.idLength, 0, 1000);
+  // The main thread writes the session id right after sending the settings: wait for it, however
+  // long a loaded machine keeps the main thread from it (an address without the id is no address).
+  Atomics.wait(state, STATE.idLength, 0);
   const url = `ws://${hostPort(data.host, port)}${wsPath()}`;
   const announcement = data.child ? { url, pid: process.pid, child: true, ppid: process.ppid, entry: data.entry } : { url, pid: process.pid };
   const socket = connect(socketPath, () => socket.end(`${JSON.stringify(announcement)}\n`));
