@@ -1,9 +1,10 @@
 // V8's code cache for rt's own bundles (dist/cli.cjs), made after a run. Node's compile cache
 // (module.enableCompileCache) serializes a module right after compiling it, before any function
 // ran: the functions V8 compiles lazily while the CLI works (~15M instructions at every start)
-// never enter it. Here the bundle is compiled as a vm.Script whose cache is made when the process
-// is done with startup (at exit, or after a few seconds of a long run), and every later start
-// reads it back: V8 then compiles none of those functions.
+// never enter it. Here the bundle is compiled as a vm.Script whose cache is made at the process's
+// exit, and every later start reads it back: V8 then compiles none of those functions. Never
+// earlier, on a timer: that would run rt's own code in the middle of the program (a debugger's
+// Pause landing there steps through all of it), and a short run makes the cache anyway.
 // A code cache is code: it is read only from a private directory of rt's cache root (v8/, which
 // the launcher checks), as a DiskCache entry checked on read (length and checksum: V8 itself
 // checks neither in release builds), under a key of the bundle file's identity and the Node that
@@ -17,8 +18,6 @@ import { hashBytes } from "../transpile/hash.js";
 
 /** Entries per bundle, Node and rt build: a few, kept under this bound (a cache is ~0.2-1 MB). */
 const MAX_BYTES = 32 * 1024 * 1024;
-/** A run that goes on (a server, --watch's supervisor) has its cache made after this long. */
-const LONG_RUN_MS = 5000;
 // The bundle runs as Node runs a CommonJS module: in a function of these parameters, on a line of
 // its own before the bundle's first (lineOffset -1), so positions in rt's own stack traces stay.
 const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {\n";
@@ -42,7 +41,7 @@ export function requireBundle(file: string, v8Dir: string | undefined, use: "lau
     cachedData,
   });
   if (cache && key && (cachedData === undefined || script.cachedDataRejected)) {
-    saveWhenStarted(() => {
+    process.once("exit", () => {
       cache.write(key, script.createCachedData());
       cache.pruneIfDue();
     });
@@ -59,23 +58,12 @@ export function requireBundle(file: string, v8Dir: string | undefined, use: "lau
 /**
  * The bundle file as it is now and the Node that runs it. V8 checks a cache against the source's
  * length only; a file's change time moves at every write (npm gives all files one mtime), so
- * hashing its ~250 KB at every start is not needed to tell one build from another.
+ * hashing its ~250 KB at every start is not needed to tell one build from another. Node's options
+ * are in it too: V8 rejects a cache made under other V8 flags, and runs that alternate between two
+ * sets of flags would otherwise rewrite one entry at every exit.
  */
 function identity(file: string): string {
   const { dev, ino, size, mtimeNs, ctimeNs } = statSync(file, { bigint: true });
-  return [process.version, process.arch, file, dev, ino, size, mtimeNs, ctimeNs].join("\0");
-}
-
-/** Runs `save` once: at exit, or after LONG_RUN_MS of a process that is still running. */
-function saveWhenStarted(save: () => void): void {
-  let saved = false;
-  const once = () => {
-    if (saved) return;
-    saved = true;
-    clearTimeout(timer);
-    process.off("exit", once);
-    save();
-  };
-  const timer = setTimeout(once, LONG_RUN_MS).unref();
-  process.on("exit", once);
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ""];
+  return [process.version, process.arch, file, dev, ino, size, mtimeNs, ctimeNs, ...options].join("\0");
 }
