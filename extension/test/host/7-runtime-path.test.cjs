@@ -2,7 +2,7 @@
 // one message, the same whatever the user started (Run File, Debug File, F5), and nothing starts:
 // no debug session, so no offer from VS Code to open a launch.json.
 const assert = require("node:assert/strict");
-const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
+const { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const vscode = require("vscode");
 const { eventually, folder, outputLines, taskExit, path } = require("./support.cjs");
@@ -50,6 +50,7 @@ suite("rt.runtimePath", () => {
     const said = () => outputLines().filter((line) => line.includes("rt: cannot use"));
     const before = said().length;
     let sessions = 0;
+    const cleanups = [];
     const listener = vscode.debug.onDidStartDebugSession(() => sessions++);
     try {
       await setRuntimePath(missing);
@@ -57,13 +58,24 @@ suite("rt.runtimePath", () => {
       assert.equal(await vscode.commands.executeCommand("rt.runFile", debugMe()), undefined, "Run File started nothing");
       assert.equal(await vscode.commands.executeCommand("rt.debugFile", debugMe()), false, "Debug File started nothing");
       assert.equal(await vscode.commands.executeCommand("rt.f5"), false, "F5 started nothing");
-      // The setting's change said it too (as activation does): four times in all, one text.
-      const lines = await eventually(() => (said().length - before >= 4 ? said().slice(before) : undefined), "the messages in the rt output channel");
+      // A task of tasks.json: VS Code asks the provider to resolve it, and it is not run.
+      const tasksJson = path.join(folder("app").uri.fsPath, ".vscode", "tasks.json");
+      mkdirSync(path.dirname(tasksJson), { recursive: true });
+      writeFileSync(tasksJson, JSON.stringify({ version: "2.0.0", tasks: [{ type: "rt", script: "start", label: "from tasks.json" }] }));
+      cleanups.push(() => rmSync(tasksJson, { force: true }));
+      const fetched = await eventually(async () => {
+        const tasks = await vscode.tasks.fetchTasks({ type: "rt" });
+        return said().length - before >= 5 ? tasks : undefined;
+      }, "tasks.json's task resolved");
+      assert.ok(!fetched.some((task) => task.name === "from tasks.json" && task.execution), "the tasks.json task got no execution");
+      // The setting's change said it too (as activation does): five times in all, one text.
+      const lines = await eventually(() => (said().length - before >= 5 ? said().slice(before) : undefined), "the messages in the rt output channel");
       for (const line of lines) assert.ok(line.endsWith(message), `${line}\nis not\n${message}`);
       assert.equal(sessions, 0, "no debug session started");
       assert.ok(!existsSync(path.join(folder("app").uri.fsPath, ".vscode", "launch.json")), "no launch.json was created");
     } finally {
       listener.dispose();
+      for (const cleanup of cleanups) cleanup();
       await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
     }
   });
