@@ -42,31 +42,27 @@ if (!existsSync(NATIVE_FRONT)) {
       });
     });
 
-    test("a script sees the same environment from the front as from the Node CLI", () => {
+    /** What `rt ...args` in `cwd` prints (its lines sorted, the path's own RT_NATIVE left out), from the front and from the Node CLI. */
+    const environmentOnBothPaths = (args, cwd, prefix) => {
       const environment = (env) => {
-        const result = rt(["run", "printenv"], { cwd: path.join(plain, "nested", "deeper"), env: { RT_TRANSPILER_CACHE_PATH: "same", ...env } });
+        const result = rt(args, { cwd, env: { RT_TRANSPILER_CACHE_PATH: "same", ...env } });
         assert.equal(result.code, 0, result.stderr);
         return result.stdout
           .split("\n")
-          .filter((line) => !line.startsWith("RT_NATIVE="))
+          .filter((line) => !line.startsWith(`${prefix}RT_NATIVE=`))
           .sort();
       };
-      assert.deepEqual(environment({}), environment({ RT_NATIVE: "0" }));
+      return [environment({}), environment({ RT_NATIVE: "0" })];
+    };
+
+    test("a script sees the same environment from the front as from the Node CLI", () => {
+      const [front, nodeCli] = environmentOnBothPaths(["run", "printenv"], path.join(plain, "nested", "deeper"), "");
+      assert.deepEqual(front, nodeCli);
     });
 
     test("a workspace package's script sees the same environment from the front as from the Node CLI", () => {
-      const environment = (env) => {
-        const result = rt(["--filter", "core", "env"], {
-          cwd: path.join(FIXTURES, "scripts", "workspace-rules", "apps"),
-          env: { RT_TRANSPILER_CACHE_PATH: "same", ...env },
-        });
-        assert.equal(result.code, 0, result.stderr);
-        return result.stdout
-          .split("\n")
-          .filter((line) => !line.startsWith("core env: RT_NATIVE="))
-          .sort();
-      };
-      assert.deepEqual(environment({}), environment({ RT_NATIVE: "0" }));
+      const [front, nodeCli] = environmentOnBothPaths(["--filter", "core", "env"], path.join(FIXTURES, "scripts", "workspace-rules", "apps"), "core env: ");
+      assert.deepEqual(front, nodeCli);
     });
   });
 }
