@@ -3,7 +3,7 @@
 // rules name, or undefined where Node's resolver decides: the rules on the real disk. (Whole
 // specifiers, tsconfig paths among them, are resolve-specifier.test.ts's table, in memory.)
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
@@ -75,6 +75,43 @@ for (const [specifier, from, expected] of [
     assert.equal(at(resolver.resolveBare(specifier, path.join(root, from))), expected);
   });
 }
+
+test("a file reached through symlinked directories resolves to its real path; a symlinked file too", () => {
+  const linked = path.join(root, "linked");
+  mkdirSync(path.join(linked, "node_modules"), { recursive: true });
+  symlinkSync(path.join(root, "app/node_modules/plain"), path.join(linked, "node_modules/plain"), "dir");
+  symlinkSync(path.join(root, "app"), path.join(linked, "app"), "dir");
+  symlinkSync(path.join(root, "app/out.ts"), path.join(linked, "out-link.ts"));
+  assert.equal(at(resolver.resolvePath(path.join(linked, "node_modules/plain/fp"))), "app/node_modules/plain/fp.js");
+  assert.equal(at(resolver.resolvePath(path.join(linked, "app/both"))), "app/both.tsx");
+  assert.equal(at(resolver.resolvePath(path.join(linked, "out-link"))), "app/out.ts");
+  // Kept symlinks (--preserve-symlinks) keep the path as given.
+  assert.equal(at(resolver.resolvePath(path.join(linked, "app/both"), true)), "linked/app/both.tsx");
+});
+
+test("what a path inside node_modules resolved to is kept; a project's own paths are looked up again", () => {
+  const dir = path.join(root, "again");
+  const write = (file: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), "");
+  };
+  write("node_modules/pkg/util.js");
+  write("own/util.js");
+  const fresh = new FileResolver({ extensions: [".tsx", ".ts", ".jsx", ".js", ".json"], preserveSymlinks: false });
+  assert.equal(at(fresh.resolvePath(path.join(dir, "node_modules/pkg/util"))), "again/node_modules/pkg/util.js");
+  assert.equal(at(fresh.resolvePath(path.join(dir, "own/util"))), "again/own/util.js");
+  // A program writes util.ts beside util.js: its own import of ./util now finds the source.
+  write("own/util.ts");
+  assert.equal(at(fresh.resolvePath(path.join(dir, "own/util"))), "again/own/util.ts");
+  // An installed package does not change while the program runs: its first answer stands,
+  // as require() keeps it (Module._pathCache).
+  renameSync(path.join(dir, "node_modules/pkg/util.js"), path.join(dir, "node_modules/pkg/util.jsx"));
+  assert.equal(at(fresh.resolvePath(path.join(dir, "node_modules/pkg/util"))), "again/node_modules/pkg/util.js");
+  // A miss is never kept.
+  assert.equal(fresh.resolvePath(path.join(dir, "node_modules/pkg/late")), undefined);
+  write("node_modules/pkg/late.js");
+  assert.equal(at(fresh.resolvePath(path.join(dir, "node_modules/pkg/late"))), "again/node_modules/pkg/late.js");
+});
 
 test("sourceFor maps a missing .js output to its .ts source, and nothing else", () => {
   assert.equal(at(resolver.sourceFor(path.join(root, "app/out.js"))), "app/out.ts");

@@ -5,7 +5,7 @@
 // Packages with `exports`/`imports` go to Node; `sourceFor` maps a missing target to its source.
 // Every rule reads the disk through a ResolveFs, so the unit table can give it files in memory.
 // (What a whole specifier resolves to, these rules among others, is resolve-specifier.ts.)
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { cannotRead, parseJson, readProjectFile } from "../data-files.js";
@@ -45,13 +45,30 @@ export const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 export const NODE_FS: ResolveFs = {
   isFile: (file) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false,
   isDirectory: (file) => statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false,
-  realpath: (file) => realpathSync.native(file),
+  realpath,
   readPackageJson,
 };
+
+/**
+ * Real directories of the directories seen, kept for the process as Node's own module loaders keep
+ * theirs. libc's realpath() asks readlink() of every component of a path: 10-15 system calls for
+ * each file under node_modules, where this costs one lstat() once the directory is known.
+ */
+const realDirectories = new Map<string, string>();
+
+function realpath(file: string): string {
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() !== false) return realpathSync.native(file);
+  const dir = path.dirname(file);
+  let real = realDirectories.get(dir);
+  if (real === undefined) realDirectories.set(dir, (real = realpathSync.native(dir)));
+  return path.join(real, path.basename(file));
+}
 
 export class FileResolver {
   /** Package directory → its package.json (undefined: none, or not an object). */
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
+  /** Paths inside node_modules → the file each resolved to (resolvePath). */
+  private readonly installedPaths = new Map<string, string>();
   /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
   private readonly directoryURLs = new Map<string, URL>();
   /**
@@ -75,10 +92,18 @@ export class FileResolver {
    * trailing slash names a directory only. Symlinks resolve to the real path unless kept.
    */
   resolvePath(target: string, keepSymlinks = this.settings.preserveSymlinks): string | undefined {
+    // Installed packages do not change while a program runs: what a path in one resolved to is
+    // kept (as Node's CommonJS loader keeps it), since its modules import the same few files from
+    // many places. A project's own files are looked up every time (a program may write them).
+    const installed = target.includes(NODE_MODULES);
+    const key = keepSymlinks ? `${target}\0` : target;
+    const known = installed ? this.installedPaths.get(key) : undefined;
+    if (known) return known;
     const isDirectoryPath = target.endsWith("/") || target.endsWith(path.sep);
-    const found = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
-    if (!found || keepSymlinks) return found;
-    return this.fs.realpath(found);
+    const candidate = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
+    const found = candidate && !keepSymlinks ? this.fs.realpath(candidate) : candidate;
+    if (found && installed) this.installedPaths.set(key, found);
+    return found;
   }
 
   /**
