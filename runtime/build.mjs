@@ -47,15 +47,6 @@ const noHttp2InServeAdapter = {
   },
 };
 
-// src/loader/import-url.ts is dist/import-url.cjs of its own, which the bundles require: the CLI
-// bundle runs as a vm.Script (src/launcher/code-cache.ts), whose own import() would need a flag.
-const importUrlOutside = {
-  name: "import-url-outside",
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /[\\/]import-url\.js$/ }, (args) => (args.kind === "entry-point" ? undefined : { path: "./import-url.cjs", external: true }));
-  },
-};
-
 const common = {
   bundle: true,
   platform: "node",
@@ -76,7 +67,7 @@ const common = {
   // Less to parse at every start; identifiers keep their names for readable traces of rt itself.
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin, importUrlOutside],
+  plugins: [noHttp2InServeAdapter, oneRequirePerBuiltin],
   logLevel: "warning",
 };
 
@@ -114,7 +105,6 @@ await Promise.all([
       "own-node": "src/launcher/own-node.ts",
       // What the launcher loads the CLI bundle with: V8's code cache made after a run.
       "code-cache": "src/launcher/code-cache.ts",
-      "import-url": "src/loader/import-url.ts",
     },
     // Loaded on demand from node_modules, so a plain run compiles none of them: esbuild on a
     // cache miss (it must stay a package anyway: it finds its binary relative to itself),

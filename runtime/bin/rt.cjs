@@ -29,6 +29,15 @@ function start() {
   const asksForDebugger = ownFlags.some((arg) => /^--inspect(-wait|-brk)?(=|$)/.test(arg)) && !ownFlags.some((arg) => /^--watch(=|$)/.test(arg));
   const inspectorThread = asksForDebugger ? require("../dist/inspector-thread.cjs").startInspectorThread() : undefined;
   // The CLI bundle with V8's code cache of the functions it ran last time (dist/code-cache.cjs).
-  const cli = require("../dist/code-cache.cjs").requireBundle(require.resolve("../dist/cli.cjs"), privateV8 ? `${cacheRoot}/v8` : undefined, "launcher");
-  cli.main(args, cacheRoot, inspectorThread);
+  // Its path is joined, not require.resolve()d (that walks every component with lstat): this
+  // file's own directory is already a real path, as Node resolves the main module's symlinks.
+  const bundle = require("node:path").join(__dirname, "..", "dist", "cli.cjs");
+  // A code cache holds the functions its first run compiled: file runs keep one of their own, so
+  // that a first `rt --version` or `rt run build` does not leave every later `rt app.ts` compiling
+  // the loader at each start (~2.5 ms). The guess is from the arguments only; a wrong one costs time.
+  const target = args[firstOther] === "run" ? args[firstOther + 1] : args[firstOther];
+  const use = target !== undefined && /\.[cm]?[jt]sx?$/.test(target) ? "file" : "command";
+  const cli = require("../dist/code-cache.cjs").requireBundle(bundle, privateV8 ? `${cacheRoot}/v8` : undefined, use);
+  // The bundle runs as a vm.Script, whose own import() would need a flag: it uses this module's.
+  cli.main(args, cacheRoot, (url) => import(url), inspectorThread);
 }

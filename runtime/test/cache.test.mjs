@@ -344,7 +344,7 @@ function bundleCacheProject(t) {
   const { dir } = project(t);
   const xdg = path.join(dir, "xdg");
   const env = { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined };
-  const run = (more = {}) => rt(["probe.ts"], { cwd: dir, env: { ...env, ...more } });
+  const run = (more = {}, args = ["probe.ts"]) => rt(args, { cwd: dir, env: { ...env, ...more } });
   return { bundleCache: path.join(xdg, "rt", "v8", "rt"), run };
 }
 
@@ -366,6 +366,24 @@ test("rt's CLI bundle gets V8's code cache made after a run: written once, then 
   rmSync(bundleCache, { recursive: true });
   assert.equal(run({ NODE_DISABLE_COMPILE_CACHE: "1" }).stdout, "hi esbuild-not-loaded\n");
   assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined);
+});
+
+test("file runs keep a code cache of their own: a first `rt --version` does not decide what `rt app.ts` finds compiled", (t) => {
+  const { bundleCache, run } = bundleCacheProject(t);
+  const version = () => run({}, ["--version"]);
+  // The first run makes v8/, the second writes the entry of commands.
+  for (let i = 0; i < 2; i++) assert.equal(version().code, 0);
+  const [command, ...none] = entries(bundleCache);
+  assert.deepEqual(none, []);
+  const commandWritten = identityOf(command);
+  run();
+  const after = entries(bundleCache);
+  assert.equal(after.length, 2, "the file run wrote an entry of its own");
+  const written = after.map(identityOf);
+  assert.deepEqual(run(), { code: 0, signal: null, stdout: "hi esbuild-not-loaded\n", stderr: "" });
+  assert.equal(version().code, 0);
+  assert.deepEqual(entries(bundleCache).map(identityOf), written, "each used, neither written again");
+  assert.ok(written.includes(commandWritten));
 });
 
 test("a process a program starts (rt-runtime/register loads the CLI bundle there) has a code cache of its own", (t) => {

@@ -19,6 +19,7 @@ import { isWatchChild } from "../watch/report.js";
 import { superviseWatch } from "../watch/supervisor.js";
 import { openCacheRoot } from "../register/cache-root.js";
 import type { Invocation } from "../register/prepare.js";
+import { type ImportUrl, lendImport } from "../loader/import-url.js";
 import { assertFlagsFitCommand, parseArgs, type ParsedArgs } from "../flags/parse.js";
 
 declare const RT_VERSION: string;
@@ -28,9 +29,11 @@ export { registerLoader } from "../register/index.js";
 
 /**
  * Called by the launcher (bin/rt.cjs) with rt's arguments, the directory for its caches (used
- * once checked: openCacheRoot) and the inspector's server thread if the launcher started it already.
+ * once checked: openCacheRoot), its own import() and the inspector's server thread if the
+ * launcher started it already.
  */
-export function main(argv: readonly string[], cacheRoot: string | undefined, inspectorThread?: Worker): void {
+export function main(argv: readonly string[], cacheRoot: string | undefined, importUrl: ImportUrl, inspectorThread?: Worker): void {
+  lendImport(importUrl);
   // Not awaited: an awaiting caller would appear in the async stack trace of every user error.
   let running: Promise<void>;
   try {

@@ -28,10 +28,11 @@ type Wrapper = (exports: unknown, require: NodeJS.Require, module: Module, filen
 /**
  * Runs the CommonJS bundle `file` (an absolute path in rt's dist/) as require() would and returns
  * its exports, with V8's code cache from `v8Dir` (rt's private v8/ directory) when given. `use`
- * names the caller: each has a cache of its own, of the functions it runs (the launcher's CLI,
- * or rt-runtime/register's loader in the processes and threads a program starts).
+ * names what the bundle is loaded for: each has a cache of its own, of the functions it runs (the
+ * launcher's CLI for a file or for another command, or rt-runtime/register's loader in the
+ * processes and threads a program starts).
  */
-export function requireBundle(file: string, v8Dir: string | undefined, use: "launcher" | "register"): unknown {
+export function requireBundle(file: string, v8Dir: string | undefined, use: "file" | "command" | "register"): unknown {
   const cache = v8Dir === undefined || process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : new DiskCache(path.join(v8Dir, "rt"), MAX_BYTES);
   const key = cache && hashBytes(Buffer.from(identity(file)), `rt bundle\0${use}`);
   const cachedData = key === undefined ? undefined : cache?.readBytes(key);
