@@ -25,6 +25,9 @@ export const WARMUP = 3;
 // lack; PATH leads with Node 24, so tools that start `node` (npm, scripts) run on it.
 export const ENV = { ...process.env, PATH: `${path.dirname(NODE)}${path.delimiter}${process.env.PATH ?? ""}` };
 delete ENV.NODE_COMPILE_CACHE;
+// rt's caches (V8's code cache of its own bundle among them) in the benchmark's own directory: what
+// the runs measure is then what the benchmark's first runs made, not what ran on this machine before.
+ENV.XDG_CACHE_HOME = path.join(WORK, "xdg-cache");
 delete ENV.RT_TRANSPILER_CACHE_PATH;
 
 export function run(cmd, args, { cwd = WORK, env = ENV } = {}) {

@@ -386,6 +386,18 @@ test("file runs keep a code cache of their own: a first `rt --version` does not 
   assert.ok(written.includes(commandWritten));
 });
 
+test("only a run that succeeded makes the code cache: a first run that fails does not decide what later runs find compiled", (t) => {
+  const { bundleCache, run } = bundleCacheProject(t);
+  // The first run makes v8/ (and no entry yet); then a mistyped file name, and a program that fails.
+  assert.equal(run().code, 0);
+  assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined);
+  assert.equal(run({}, ["prboe.ts"]).code, 1);
+  assert.equal(run({}, ["-e", "process.exitCode = 3"]).code, 3);
+  assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined, "no entry from a failed run");
+  assert.equal(run().stdout, "hi esbuild-not-loaded\n");
+  assert.equal(entries(bundleCache).length, 1);
+});
+
 test("a process a program starts (rt-runtime/register loads the CLI bundle there) has a code cache of its own", (t) => {
   const { dir } = project(t);
   const xdg = path.join(dir, "xdg");

@@ -8,7 +8,8 @@
 // A code cache is code: it is read only from a private directory of rt's cache root (v8/, which
 // the launcher checks), as a DiskCache entry checked on read (length and checksum: V8 itself
 // checks neither in release builds), under a key of the bundle file's identity and the Node that
-// runs it. A miss, a bad entry or one V8 rejects (other V8 flags) runs as before and is rewritten.
+// runs it. A miss, a bad entry or one V8 rejects (other V8 flags) runs as before and is rewritten
+// by the next run that succeeds.
 import { createRequire, Module } from "node:module";
 import * as path from "node:path";
 import { readFileSync, statSync } from "node:fs";
@@ -42,7 +43,10 @@ export function requireBundle(file: string, v8Dir: string | undefined, use: "fil
     cachedData,
   });
   if (cache && key && (cachedData === undefined || script.cachedDataRejected)) {
-    process.once("exit", () => {
+    // Only a run that succeeded: the entry is kept until the bundle changes, and a first run that
+    // failed early (a mistyped file name) would leave every later run compiling what it never reached.
+    process.once("exit", (code) => {
+      if (code !== 0) return;
       cache.write(key, script.createCachedData());
       cache.pruneIfDue();
     });
