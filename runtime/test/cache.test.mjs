@@ -345,7 +345,7 @@ function bundleCacheProject(t) {
   const xdg = path.join(dir, "xdg");
   const env = { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined };
   const run = (more = {}, args = ["probe.ts"]) => rt(args, { cwd: dir, env: { ...env, ...more } });
-  return { bundleCache: path.join(xdg, "rt", "v8", "rt"), run };
+  return { dir, bundleCache: path.join(xdg, "rt", "v8", "rt"), run };
 }
 
 const identityOf = (file) => statSync(file, { bigint: true }).ino;
@@ -396,6 +396,30 @@ test("only a run that succeeded makes the code cache: a first run that fails doe
   assert.equal(statSync(bundleCache, { throwIfNoEntry: false }), undefined, "no entry from a failed run");
   assert.equal(run().stdout, "hi esbuild-not-loaded\n");
   assert.equal(entries(bundleCache).length, 1);
+});
+
+test("a code cache made by a small run grows to what a larger one compiles, checked at the exit of one run in RT_CODE_CACHE_REFRESH", (t) => {
+  const { dir, bundleCache, run } = bundleCacheProject(t);
+  // A program that loads more of rt: a CommonJS package imported from an ES module (interop),
+  // resolved from node_modules.
+  mkdirSync(path.join(dir, "node_modules", "cjs-pkg"), { recursive: true });
+  writeFileSync(path.join(dir, "node_modules", "cjs-pkg", "index.js"), "exports.shout = (s) => s.toUpperCase();\n");
+  writeFileSync(path.join(dir, "uses-pkg.ts"), 'import { shout } from "cjs-pkg";\nconst word: string = shout("pkg");\nconsole.log(word);\n');
+  const big = (more = {}) => run(more, ["uses-pkg.ts"]);
+  run();
+  run();
+  const [entry] = entries(bundleCache);
+  const small = statSync(entry);
+  // Checked at every exit: the larger program's cache holds more, and replaces the entry.
+  assert.deepEqual(big({ RT_CODE_CACHE_REFRESH: "1" }), { code: 0, signal: null, stdout: "PKG\n", stderr: "" });
+  const grown = statSync(entry);
+  assert.notEqual(grown.ino, small.ino, "rewritten");
+  assert.ok(grown.size > small.size, `larger: ${grown.size} > ${small.size}`);
+  // Once it holds both, checks leave it as it is.
+  for (const again of [() => big({ RT_CODE_CACHE_REFRESH: "1" }), () => run({ RT_CODE_CACHE_REFRESH: "1" })]) {
+    assert.equal(again().code, 0);
+    assert.equal(statSync(entry).ino, grown.ino, "used as it is");
+  }
 });
 
 test("a process a program starts (rt-runtime/register loads the CLI bundle there) has a code cache of its own", (t) => {

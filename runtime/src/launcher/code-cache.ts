@@ -19,6 +19,15 @@ import { hashBytes } from "../transpile/hash.js";
 
 /** Entries per bundle, Node and rt build: a few, kept under this bound (a cache is ~0.2-1 MB). */
 const MAX_BYTES = 32 * 1024 * 1024;
+/** One run in this many checks its cache at exit (making the data costs ~1 ms); RT_CODE_CACHE_REFRESH sets it. */
+const REFRESH_ONE_IN = 16;
+/** A cache this much larger than the entry replaces it: smaller differences are noise. */
+const GROWTH = 1.02;
+
+function refreshOneIn(): number {
+  const given = Number(process.env.RT_CODE_CACHE_REFRESH);
+  return Number.isInteger(given) && given > 0 ? given : REFRESH_ONE_IN;
+}
 // The bundle runs as Node runs a CommonJS module: in a function of these parameters, on a line of
 // its own before the bundle's first (lineOffset -1), so positions in rt's own stack traces stay.
 const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {\n";
@@ -42,12 +51,18 @@ export function requireBundle(file: string, v8Dir: string | undefined, use: "fil
     lineOffset: -1,
     cachedData,
   });
-  if (cache && key && (cachedData === undefined || script.cachedDataRejected)) {
-    // Only a run that succeeded: the entry is kept until the bundle changes, and a first run that
-    // failed early (a mistyped file name) would leave every later run compiling what it never reached.
+  const missing = cachedData === undefined || script.cachedDataRejected;
+  if (cache && key && (missing || Math.random() * refreshOneIn() < 1)) {
+    // Only a run that succeeded writes: a first run that failed early (a mistyped file name) would
+    // leave every later run compiling what it never reached. A cache made by one kind of run (a
+    // hello world) lacks what another needs (packages: CommonJS interop, package resolution), so
+    // now and then a run checks whether it compiled more than its cache had: what it would write
+    // holds the cache's functions and its own, and replaces the entry when it is larger.
     process.once("exit", (code) => {
       if (code !== 0) return;
-      cache.write(key, script.createCachedData());
+      const data = script.createCachedData();
+      if (!missing && data.length <= (cachedData?.length ?? 0) * GROWTH) return;
+      cache.write(key, data);
       cache.pruneIfDue();
     });
   }
