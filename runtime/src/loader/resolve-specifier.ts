@@ -58,8 +58,13 @@ export type Resolution =
 /** rt's bundle: what it imports is rt's business, not the program's (no tsconfig, no auto-install). */
 const RT_DIR = __dirname + path.sep;
 
+/** Importers' URLs → their paths: each module's imports and require() calls name it again. */
+const parentPaths = new Map<string, string>();
+
 export function resolveRequest(specifier: string, context: Pick<ResolveHookContext, "parentURL" | "conditions" | "importAttributes">): ResolveRequest {
-  const parentPath = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
+  const parentURL = context.parentURL;
+  let parentPath = parentURL === undefined ? undefined : parentPaths.get(parentURL);
+  if (parentPath === undefined && parentURL?.startsWith("file:")) parentPaths.set(parentURL, (parentPath = fileURLToPath(parentURL)));
   return {
     specifier,
     parentPath,
@@ -81,7 +86,8 @@ export function resolveSpecifier(request: ResolveRequest, scope: ResolveScope): 
   if (entry) return { kind: "url", url: entry };
 
   if (isPathSpecifier(specifier)) {
-    const url = resolvePathSpecifier(specifier, fromDir, request.forRequire, scope);
+    const how = request.forRequire ? "require" : "import";
+    const url = scope.resolver.fromInstalled(fromDir, `${how}\0${specifier}`, () => resolvePathSpecifier(specifier, fromDir, request.forRequire, scope));
     return url ? { kind: "url", url } : { kind: "failure", error: moduleNotFound(request) };
   }
   const installer = scope.installer;

@@ -113,6 +113,25 @@ test("what a path inside node_modules resolved to is kept; a project's own paths
   assert.equal(at(fresh.resolvePath(path.join(dir, "node_modules/pkg/late"))), "again/node_modules/pkg/late.js");
 });
 
+test("fromInstalled keeps what a request from inside node_modules resolved to; a project's requests and misses are asked again", () => {
+  const fresh = new FileResolver({ extensions: [".ts", ".js"], preserveSymlinks: false });
+  let asked = 0;
+  const answer = (value: string | undefined) => () => (asked++, value);
+  const installed = path.join(root, "app/node_modules/plain/lib");
+  assert.equal(fresh.fromInstalled(installed, "require\0./a", answer("file:///a.js")), "file:///a.js");
+  assert.equal(fresh.fromInstalled(installed, "require\0./a", answer("file:///other.js")), "file:///a.js");
+  assert.equal(asked, 1);
+  assert.equal(fresh.fromInstalled(installed, "import\0./a", answer("file:///b.js")), "file:///b.js", "another request");
+  assert.equal(fresh.fromInstalled(path.join(root, "app/node_modules/plain/fp"), "require\0./a", answer("file:///c.js")), "file:///c.js", "another directory");
+  assert.equal(fresh.fromInstalled(installed, "require\0./missing", answer(undefined)), undefined);
+  assert.equal(fresh.fromInstalled(installed, "require\0./missing", answer("file:///late.js")), "file:///late.js");
+  asked = 0;
+  const own = path.join(root, "app");
+  fresh.fromInstalled(own, "import\0./x", answer("file:///x.ts"));
+  assert.equal(fresh.fromInstalled(own, "import\0./x", answer("file:///x.tsx")), "file:///x.tsx");
+  assert.equal(asked, 2);
+});
+
 test("sourceFor maps a missing .js output to its .ts source, and nothing else", () => {
   assert.equal(at(resolver.sourceFor(path.join(root, "app/out.js"))), "app/out.ts");
   assert.equal(resolver.sourceFor(path.join(root, "app/missing.js")), undefined);

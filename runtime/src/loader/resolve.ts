@@ -69,6 +69,8 @@ export class FileResolver {
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
   /** Paths inside node_modules → the file each resolved to (resolvePath). */
   private readonly installedPaths = new Map<string, string>();
+  /** Requests made from directories inside node_modules → what each resolved to (fromInstalled). */
+  private readonly installedRequests = new Map<string, string>();
   /** Importers' directories as URLs, for resolving relative specifiers as URLs. */
   private readonly directoryURLs = new Map<string, URL>();
   /**
@@ -103,6 +105,22 @@ export class FileResolver {
     const candidate = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
     const found = candidate && !keepSymlinks ? this.fs.realpath(candidate) : candidate;
     if (found && installed) this.installedPaths.set(key, found);
+    return found;
+  }
+
+  /**
+   * What `resolve` finds for `request` made from `fromDir`, kept when that is inside node_modules
+   * (as resolvePath keeps paths there): a package's modules import the same few files from many
+   * places, and each require() asks again even for a module already loaded. Misses are not kept.
+   */
+  fromInstalled(fromDir: string, request: string, resolve: () => string | undefined): string | undefined {
+    if (!(fromDir + path.sep).includes(NODE_MODULES)) return resolve();
+    const key = `${fromDir}\0${request}`;
+    let found = this.installedRequests.get(key);
+    if (found === undefined) {
+      found = resolve();
+      if (found !== undefined) this.installedRequests.set(key, found);
+    }
     return found;
   }
 
