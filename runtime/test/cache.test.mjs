@@ -343,7 +343,9 @@ test("a lexer entry that fails its checks (truncated, garbage, edited, another k
 function bundleCacheProject(t) {
   const { dir } = project(t);
   const xdg = path.join(dir, "xdg");
-  const env = { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined };
+  // Every run checks its cache at exit (RT_CODE_CACHE_REFRESH=1, one in 16 by default): an entry
+  // "used as it is" below is also one that a check leaves alone.
+  const env = { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined, RT_CODE_CACHE_REFRESH: "1" };
   const run = (more = {}, args = ["probe.ts"]) => rt(args, { cwd: dir, env: { ...env, ...more } });
   return { dir, bundleCache: path.join(xdg, "rt", "v8", "rt"), run };
 }
@@ -406,10 +408,14 @@ test("a code cache made by a small run grows to what a larger one compiles, chec
   writeFileSync(path.join(dir, "node_modules", "cjs-pkg", "index.js"), "exports.shout = (s) => s.toUpperCase();\n");
   writeFileSync(path.join(dir, "uses-pkg.ts"), 'import { shout } from "cjs-pkg";\nconst word: string = shout("pkg");\nconsole.log(word);\n');
   const big = (more = {}) => run(more, ["uses-pkg.ts"]);
-  run();
-  run();
+  // One run in a million checks: the entry is made by the small program and kept.
+  const unchecked = { RT_CODE_CACHE_REFRESH: "1000000" };
+  run(unchecked);
+  run(unchecked);
   const [entry] = entries(bundleCache);
   const small = statSync(entry);
+  assert.equal(big(unchecked).code, 0);
+  assert.equal(statSync(entry).ino, small.ino);
   // Checked at every exit: the larger program's cache holds more, and replaces the entry.
   assert.deepEqual(big({ RT_CODE_CACHE_REFRESH: "1" }), { code: 0, signal: null, stdout: "PKG\n", stderr: "" });
   const grown = statSync(entry);
@@ -430,7 +436,7 @@ test("a process a program starts (rt-runtime/register loads the CLI bundle there
     path.join(dir, "parent.ts"),
     'import { execFileSync } from "node:child_process";\nconsole.log(execFileSync(process.execPath, ["child.ts"], { encoding: "utf8" }).trim());\n',
   );
-  const run = () => rt(["parent.ts"], { cwd: dir, env: { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined } });
+  const run = () => rt(["parent.ts"], { cwd: dir, env: { XDG_CACHE_HOME: xdg, RT_TRANSPILER_CACHE_PATH: undefined, RT_CODE_CACHE_REFRESH: "1" } });
   const bundleCache = path.join(xdg, "rt", "v8", "rt");
   // The first run makes v8/, where the child (started after) writes its cache; the second, the launcher's.
   for (let i = 0; i < 2; i++) assert.deepEqual(run(), { code: 0, signal: null, stdout: "child 1\n", stderr: "" });
