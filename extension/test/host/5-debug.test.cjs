@@ -41,19 +41,34 @@ async function debugToBreakpoint(start, metricName) {
   }
 }
 
-/** Every rt session's stops (the main session's and its child sessions'), with the session they came from. */
+/**
+ * Every rt session's stops (the main session's and its child sessions'), with the session they
+ * came from, and how far each session got in ending (for a wait that times out to say).
+ */
 function followStops() {
   const stops = [];
   let output = "";
+  const ends = new Map();
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory("rt", {
-    createDebugAdapterTracker: (session) => ({
-      onDidSendMessage(message) {
-        if (message.type === "event" && message.event === "stopped") stops.push({ session, body: message.body });
-        if (message.type === "event" && message.event === "output") output += message.body.output;
-      },
-    }),
+    createDebugAdapterTracker: (session) => {
+      const end = { name: session.name, events: [] };
+      ends.set(session.id, end);
+      return {
+        onDidSendMessage(message) {
+          if (message.type === "event" && message.event === "stopped") stops.push({ session, body: message.body });
+          if (message.type === "event" && message.event === "output") output += message.body.output;
+          if (message.type === "event" && (message.event === "exited" || message.event === "terminated")) end.events.push(message.event);
+        },
+        onWillStopSession: () => end.events.push("stop requested"),
+        onError: (error) => end.events.push(`error: ${error.message}`),
+        onExit: (code, signal) => end.events.push(`adapter exit ${code ?? signal}`),
+      };
+    },
   });
-  return { stops, output: () => output, dispose: () => tracker.dispose() };
+  const sessions = () =>
+    [...ends.values()].map(({ name, events }) => `${name}: ${events.join(", ") || "no end yet"}`).join("; ") +
+    `; active: ${vscode.debug.activeDebugSession?.name ?? "none"}`;
+  return { stops, output: () => output, sessions, dispose: () => tracker.dispose() };
 }
 
 /** A breakpoint on the line of `file` that contains `text`; returns its 1-based line. */
@@ -95,7 +110,9 @@ suite("debugger", () => {
       await child.session.customRequest("continue", { threadId: child.body.threadId });
       await eventually(() => follow.output().includes("threads done"), "the program's end", 20_000);
       // The sessions end with the program: the next test's session starts on an idle debugger.
-      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 20_000);
+      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 20_000).catch((error) => {
+        throw new Error(`${error.message} (${follow.sessions()})`);
+      });
     } finally {
       follow.dispose();
       vscode.debug.removeBreakpoints([inWorker.breakpoint, inChild.breakpoint]);
