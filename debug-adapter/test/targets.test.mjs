@@ -4,10 +4,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { DapClient, FIXTURES, RT_BIN } from "./dap.mjs";
+import { ADAPTER, DapClient, FIXTURES, RT_BIN } from "./dap.mjs";
 import { freePort } from "../../test/support/servers.mjs";
 
 const DIR = path.join(FIXTURES, "basic");
@@ -244,4 +245,26 @@ describe("attach with restart", () => {
     await dap.request("disconnect", {});
     await program.stop();
   });
+});
+
+test("a disconnect after the program ended signals nothing: its process id may be another process's by then", async (t) => {
+  // The adapter in this process (as VS Code's inline adapter), so the test sees the signals it sends.
+  const adapter = createRequire(import.meta.url)(path.join(path.dirname(ADAPTER), "index.cjs"));
+  const dir = tempCopy(t);
+  const dap = DapClient.inProcess(t, adapter, { runtimeExecutable: RT_BIN });
+  await dap.start("launch", { type: "rt", request: "launch", name: "short", program: path.join(dir, "short.ts"), cwd: dir });
+  assert.equal((await dap.event("exited")).exitCode, 0);
+  await dap.event("terminated");
+  const signals = [];
+  const kill = process.kill;
+  process.kill = (pid, signal) => {
+    if (signal !== 0) signals.push([pid, signal ?? "SIGTERM"]);
+    return kill.call(process, pid, signal);
+  };
+  try {
+    await dap.request("disconnect", { terminateDebuggee: true });
+  } finally {
+    process.kill = kill;
+  }
+  assert.deepEqual(signals, []);
 });

@@ -75,7 +75,9 @@ export class LaunchedProgram implements DebugTarget {
     const run = this.run;
     if (!run) return;
     const pid = run.child?.pid ?? run.pid;
-    if (run.child && !run.ended) {
+    if (run.child) {
+      // Ended already: nothing to stop, and its pid may be another process's by now.
+      if (run.ended) return;
       const closed = new Promise<void>((resolve) => run.child!.once("close", () => resolve()));
       await terminateProcess(pid!);
       await withTimeout(closed, 3000).catch(() => {});
