@@ -53,13 +53,21 @@ function followStops() {
     createDebugAdapterTracker: (session) => {
       const end = { name: session.name, events: [] };
       ends.set(session.id, end);
+      const started = Date.now();
+      const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
       return {
+        onWillReceiveMessage(message) {
+          if (message.type === "request" && message.command === "disconnect") end.events.push(`disconnect asked at ${at()}`);
+        },
         onDidSendMessage(message) {
           if (message.type === "event" && message.event === "stopped") stops.push({ session, body: message.body });
           if (message.type === "event" && message.event === "output") output += message.body.output;
-          if (message.type === "event" && (message.event === "exited" || message.event === "terminated")) end.events.push(message.event);
+          if (message.type === "event" && (message.event === "exited" || message.event === "terminated")) end.events.push(`${message.event} at ${at()}`);
+          if (message.type === "response" && message.command === "disconnect") {
+            end.events.push(`disconnect answered at ${at()}${message.success ? "" : `: ${message.message}`}`);
+          }
         },
-        onWillStopSession: () => end.events.push("stop requested"),
+        onWillStopSession: () => end.events.push(`stop requested at ${at()}`),
         onError: (error) => end.events.push(`error: ${error.message}`),
         onExit: (code, signal) => end.events.push(`adapter exit ${code ?? signal}`),
       };
