@@ -51,32 +51,48 @@ function followStops() {
   const ends = new Map();
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory("rt", {
     createDebugAdapterTracker: (session) => {
-      const end = { name: session.name, events: [] };
+      const end = { name: session.name, events: [], ended: false, started: Date.now() };
       ends.set(session.id, end);
-      const started = Date.now();
-      const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+      const note = (what) => end.events.push(`${what} at ${((Date.now() - end.started) / 1000).toFixed(1)} s`);
+      end.note = note;
       return {
         onWillReceiveMessage(message) {
-          if (message.type === "request" && message.command === "disconnect") end.events.push(`disconnect asked at ${at()}`);
+          if (message.type === "request" && message.command === "disconnect") note("disconnect asked");
         },
         onDidSendMessage(message) {
           if (message.type === "event" && message.event === "stopped") stops.push({ session, body: message.body });
           if (message.type === "event" && message.event === "output") output += message.body.output;
-          if (message.type === "event" && (message.event === "exited" || message.event === "terminated")) end.events.push(`${message.event} at ${at()}`);
-          if (message.type === "response" && message.command === "disconnect") {
-            end.events.push(`disconnect answered at ${at()}${message.success ? "" : `: ${message.message}`}`);
-          }
+          if (message.type === "event" && (message.event === "exited" || message.event === "terminated")) note(message.event);
+          if (message.type === "response" && message.command === "disconnect") note(`disconnect answered${message.success ? "" : ` (${message.message})`}`);
         },
-        onWillStopSession: () => end.events.push(`stop requested at ${at()}`),
-        onError: (error) => end.events.push(`error: ${error.message}`),
-        onExit: (code, signal) => end.events.push(`adapter exit ${code ?? signal}`),
+        onWillStopSession: () => note("stop requested"),
+        onError: (error) => note(`error: ${error.message}`),
+        onExit: (code, signal) => note(`adapter exit ${code ?? signal}`),
       };
     },
+  });
+  // VS Code's word that a session ended. (Not vscode.debug.activeDebugSession: VS Code can leave
+  // it on a session after that session's end, seen here with both sessions ended for 20 s.)
+  const terminated = vscode.debug.onDidTerminateDebugSession((session) => {
+    const end = ends.get(session.id);
+    if (!end) return;
+    end.ended = true;
+    end.note("ended in VS Code");
   });
   const sessions = () =>
     [...ends.values()].map(({ name, events }) => `${name}: ${events.join(", ") || "no end yet"}`).join("; ") +
     `; active: ${vscode.debug.activeDebugSession?.name ?? "none"}`;
-  return { stops, output: () => output, sessions, dispose: () => tracker.dispose() };
+  return {
+    stops,
+    output: () => output,
+    /** Whether `count` sessions started and every one of them ended. */
+    ended: (count) => ends.size === count && [...ends.values()].every((end) => end.ended),
+    sessions,
+    dispose: () => {
+      tracker.dispose();
+      terminated.dispose();
+    },
+  };
 }
 
 /** A breakpoint on the line of `file` that contains `text`; returns its 1-based line. */
@@ -117,8 +133,9 @@ suite("debugger", () => {
       assert.deepEqual(await topFrame(child), ["threads-child.ts", inChild.line]);
       await child.session.customRequest("continue", { threadId: child.body.threadId });
       await eventually(() => follow.output().includes("threads done"), "the program's end", 20_000);
-      // The sessions end with the program: the next test's session starts on an idle debugger.
-      await eventually(() => vscode.debug.activeDebugSession === undefined, "every session of the program to end", 20_000).catch((error) => {
+      // The sessions (the program's and its child's) end with the program: the next test's
+      // session starts on an idle debugger.
+      await eventually(() => follow.ended(2), "every session of the program to end", 20_000).catch((error) => {
         throw new Error(`${error.message} (${follow.sessions()})`);
       });
     } finally {
