@@ -64,6 +64,22 @@ function realpath(file: string): string {
   return path.join(real, path.basename(file));
 }
 
+/**
+ * `find()`, kept under `key` when `where` is inside node_modules. Installed packages do not change
+ * while a program runs, and their modules import the same few files from many places: what a
+ * lookup there found is kept, as Node's CommonJS loader keeps it. A project's own files are looked
+ * up every time (a program may write them), and a miss is never kept.
+ */
+function keptWhenInstalled(kept: Map<string, string>, where: string, key: string, find: () => string | undefined): string | undefined {
+  if (!where.includes(NODE_MODULES)) return find();
+  let found = kept.get(key);
+  if (found === undefined) {
+    found = find();
+    if (found !== undefined) kept.set(key, found);
+  }
+  return found;
+}
+
 export class FileResolver {
   /** Package directory → its package.json (undefined: none, or not an object). */
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
@@ -94,34 +110,19 @@ export class FileResolver {
    * trailing slash names a directory only. Symlinks resolve to the real path unless kept.
    */
   resolvePath(target: string, keepSymlinks = this.settings.preserveSymlinks): string | undefined {
-    // Installed packages do not change while a program runs: what a path in one resolved to is
-    // kept (as Node's CommonJS loader keeps it), since its modules import the same few files from
-    // many places. A project's own files are looked up every time (a program may write them).
-    const installed = target.includes(NODE_MODULES);
-    const key = keepSymlinks ? `${target}\0` : target;
-    const known = installed ? this.installedPaths.get(key) : undefined;
-    if (known) return known;
-    const isDirectoryPath = target.endsWith("/") || target.endsWith(path.sep);
-    const candidate = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
-    const found = candidate && !keepSymlinks ? this.fs.realpath(candidate) : candidate;
-    if (found && installed) this.installedPaths.set(key, found);
-    return found;
+    return keptWhenInstalled(this.installedPaths, target, keepSymlinks ? `${target}\0` : target, () => {
+      const isDirectoryPath = target.endsWith("/") || target.endsWith(path.sep);
+      const found = isDirectoryPath ? this.asDirectory(target) : (this.asFile(target) ?? this.asDirectory(target));
+      return found && !keepSymlinks ? this.fs.realpath(found) : found;
+    });
   }
 
   /**
-   * What `resolve` finds for `request` made from `fromDir`, kept when that is inside node_modules
-   * (as resolvePath keeps paths there): a package's modules import the same few files from many
-   * places, and each require() asks again even for a module already loaded. Misses are not kept.
+   * What `resolve` finds for `request` made from `fromDir`, kept when that is inside node_modules:
+   * each require() asks again, even for a module already loaded.
    */
   fromInstalled(fromDir: string, request: string, resolve: () => string | undefined): string | undefined {
-    if (!(fromDir + path.sep).includes(NODE_MODULES)) return resolve();
-    const key = `${fromDir}\0${request}`;
-    let found = this.installedRequests.get(key);
-    if (found === undefined) {
-      found = resolve();
-      if (found !== undefined) this.installedRequests.set(key, found);
-    }
-    return found;
+    return keptWhenInstalled(this.installedRequests, fromDir + path.sep, `${fromDir}\0${request}`, resolve);
   }
 
   /**
