@@ -77,7 +77,7 @@ test("many rt processes starting at once share one cache safely", async (t) => {
   assert.equal(rt(["all.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }).stdout, "15\n");
 });
 
-test("the cache stays under RT_TRANSPILER_CACHE_MAX_BYTES, dropping the oldest entries", (t) => {
+test("the cache stays under RT_TRANSPILER_CACHE_MAX_BYTES, dropping the oldest entries with the maps beside them", (t) => {
   const { dir, cache } = project(t);
   const old = Date.now() / 1000 - 3600;
   mkdirSync(path.join(cache, "ff"), { recursive: true });
@@ -85,6 +85,10 @@ test("the cache stays under RT_TRANSPILER_CACHE_MAX_BYTES, dropping the oldest e
     const file = path.join(cache, "ff", `old${i}`);
     writeFileSync(file, `commonjs\n${"x".repeat(10_000)}`);
     utimesSync(file, old + i, old + i);
+    if (i % 19 === 0) {
+      writeFileSync(`${file}.map`, "{}");
+      utimesSync(`${file}.map`, old + i, old + i);
+    }
   }
   const result = rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache, RT_TRANSPILER_CACHE_MAX_BYTES: "50000" } });
   assert.equal(result.stdout, "hi esbuild-loaded\n");
@@ -92,7 +96,9 @@ test("the cache stays under RT_TRANSPILER_CACHE_MAX_BYTES, dropping the oldest e
   const total = files.reduce((sum, file) => sum + statSync(file).size, 0);
   assert.ok(total <= 50_000, `total ${total} bytes`);
   assert.ok(!files.includes(path.join(cache, "ff", "old0")), "the oldest entry went first");
+  assert.ok(!files.includes(path.join(cache, "ff", "old0.map")), "and its map with it");
   assert.ok(files.includes(path.join(cache, "ff", "old19")), "the newest old entry stayed");
+  assert.ok(files.includes(path.join(cache, "ff", "old19.map")), "and its map");
   assert.equal(rt(["probe.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: cache } }).stdout, "hi esbuild-not-loaded\n", "the fresh entry stayed");
 });
 

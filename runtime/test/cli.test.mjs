@@ -299,6 +299,27 @@ describe("rt --test: Node's test runner on rt's loader", () => {
     assert.deepEqual(files(["--test-coverage-exclude=**/math.ts"]), ["test-runner", "math.test.ts"]);
   });
 
+  test("--experimental-test-coverage names the untested lines of the TypeScript as written, in a large file too (its map beside the cache entry)", (t) => {
+    const project = tempDir(t);
+    // Types make every line longer than its JavaScript: counted against the generated offsets, the lines would be wrong.
+    const filler = Array.from({ length: 1500 }, (_, i) => `export const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
+    const add = "export function add(a: number, b: number): number {\n  if (a < 0) {\n    return -1;\n  }\n  return a + b;\n}\n";
+    writeFileSync(path.join(project, "large.ts"), `${filler.join("\n")}\n${add}`);
+    writeFileSync(path.join(project, "small.ts"), add);
+    writeFileSync(
+      path.join(project, "add.test.ts"),
+      'import { test } from "node:test";\nimport assert from "node:assert";\nimport * as large from "./large.ts";\nimport * as small from "./small.ts";\n' +
+        'test("add", () => { assert.equal(large.add(1, 2), 3); assert.equal(small.add(1, 2), 3); });\n',
+    );
+    const cacheEnv = { ...env, RT_TRANSPILER_CACHE_PATH: path.join(project, "cache") };
+    for (const run of ["transpiled now", "from the cache"]) {
+      const result = rt(["--test", "--experimental-test-coverage", "--test-reporter=spec", "add.test.ts"], { cwd: project, env: cacheEnv });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const uncovered = Object.fromEntries([...result.stdout.matchAll(/^ℹ +(\w+\.ts) +\|[^|]+\|[^|]+\|[^|]+\| (.*)$/gm)].map((row) => [row[1], row[2].trim()]));
+      assert.deepEqual(uncovered, { "large.ts": "1503-1504", "small.ts": "3-4" }, run);
+    }
+  });
+
   test("--test-* flags need --test; --test refuses what runs in rt's own process", () => {
     mistake(
       rt(["--test-name-pattern=x", "hello.ts"], { cwd }),

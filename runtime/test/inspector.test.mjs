@@ -505,6 +505,34 @@ describe("the protocol", () => {
   });
 });
 
+describe("a large file, whose source map is a file in rt's transpiler cache", () => {
+  test("clients get the map inline, naming the file, whether transpiled now or from the cache", async (t) => {
+    const dir = tempDir(t);
+    const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
+    const filler = Array.from({ length: 1500 }, (_, i) => `const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
+    writeFileSync(path.join(dir, "large.ts"), `${filler.join("\n")}\nconsole.log(value1499.n);\n`);
+    const url = pathToFileURL(path.join(dir, "large.ts")).href;
+    for (const run of ["transpiled now", "from the cache"]) {
+      const inspected = startInspected(t, ["--inspect-brk", "large.ts"], { cwd: dir, env });
+      const client = await CdpClient.connect(await inspected.banner);
+      await client.send("Debugger.enable");
+      const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === url);
+      await client.send("Runtime.runIfWaitingForDebugger");
+      const first = await client.event("Debugger.paused");
+      const script = await scriptPromise;
+      const { scriptSource } = await client.send("Debugger.getScriptSource", { scriptId: script.scriptId });
+      const named = /\n\/\/# sourceMappingURL=(\S+)\n/.exec(scriptSource)?.[1];
+      assert.match(named ?? "(none)", /^\/\S+\.map$/, `${run}: V8 holds the map's path, not the map`);
+      const map = mapOf(script);
+      assert.deepEqual(map.sources, [url], run);
+      assert.match(map.sourcesContent[0], /^const value0: Readonly<Record<string, number>> = \{ n: 0 \};$/m, run);
+      assert.equal(originalOf(map, first.callFrames[0].location), 1, `${run}: the first statement`);
+      await client.send("Debugger.resume");
+      assert.equal((await disconnectAtEnd(inspected, client)).stdout, "1499\n", run);
+    }
+  });
+});
+
 describe("with --watch", () => {
   test("a restarted program keeps the debugger's address, so clients reconnect to the same URL", async (t) => {
     const dir = tempDir(t);

@@ -55,9 +55,9 @@ export function rt(args, { cwd = process.cwd(), env = {}, input } = {}) {
   return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs rt in `dir`; asserts a clean exit (code 0, nothing on stderr) and returns stdout. */
-export function runOk(dir, args) {
-  const result = rt(args, { cwd: dir });
+/** Runs rt in `dir` (with `env` added); asserts a clean exit (code 0, nothing on stderr) and returns stdout. */
+export function runOk(dir, args, env = {}) {
+  const result = rt(args, { cwd: dir, env });
   assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 0, stderr: "" }, `rt ${args.join(" ")} in ${dir}\n${result.stdout}`);
   return result.stdout;
 }

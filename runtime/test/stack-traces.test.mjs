@@ -2,8 +2,9 @@
 // uncaught-error preview (golden files, colours on and off) and rt.inspect.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { FIXTURES, REPO, RT_BIN, rt, runOk, skipUnlessCI, tempDir } from "./rt.mjs";
 
@@ -124,6 +125,35 @@ describe("the V8 stack-trace API with original positions", () => {
     assert.deepEqual([result.code, result.stderr], [0, ""]);
     assert.equal(result.stdout, `    at Object.<anonymous> (${path.join(DIR, "[eval]")}:4:13)\n`, "original line 4 again");
     assert.notEqual(readFileSync(file, "latin1"), tampered, "the entry was written again");
+  });
+
+  test("a large file's source map is a file beside its cache entry: original positions when transpiled, from the cache, and once the map is gone", (t) => {
+    const dir = tempDir(t);
+    const cache = path.join(dir, "cache");
+    const env = { RT_TRANSPILER_CACHE_PATH: cache };
+    // ~60 KB of TypeScript whose types move every column, then a throw on line 1,503.
+    const filler = Array.from({ length: 1500 }, (_, i) => `export const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
+    writeFileSync(
+      path.join(dir, "large.ts"),
+      `${filler.join("\n")}\nexport function fail(): never {\n  const why: string = "deep";\n  throw new Error(why);\n}\n`,
+    );
+    writeFileSync(
+      path.join(dir, "main.ts"),
+      'import { fail } from "./large.ts";\ntry { fail(); } catch (error: unknown) { console.log((error as Error).stack!.split("\\n")[1]); }\n',
+    );
+    const expected = `    at fail (${path.join(dir, "large.ts")}:1503:9)\n`;
+    const maps = () =>
+      readdirSync(cache, { recursive: true, withFileTypes: true })
+        .filter((e) => e.name.endsWith(".map"))
+        .map((e) => path.join(e.parentPath, e.name));
+    assert.equal(runOk(dir, ["main.ts"], env), expected, "transpiled now");
+    const [map, ...others] = maps();
+    assert.deepEqual(others, [], "one map beside an entry: the large file's (the small one's stays inline)");
+    assert.deepEqual(JSON.parse(readFileSync(map, "utf8")).sources, [pathToFileURL(path.join(dir, "large.ts")).href], "it names the file it maps");
+    assert.equal(runOk(dir, ["main.ts"], env), expected, "from the cache");
+    rmSync(map);
+    assert.equal(runOk(dir, ["main.ts"], env), expected, "the entry without its map is a miss, transpiled again");
+    assert.deepEqual(maps(), [map], "and the map written again");
   });
 
   test("a JavaScript file whose inline source map is corrupt: generated positions, no crash", (t) => {

@@ -105,6 +105,40 @@ describe("the debugger follows worker threads", () => {
     const result = await exited;
     assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
+  test("a large file in a worker thread (its source map beside the cache entry) reaches the client with its map inline", async (t) => {
+    const dir = tempDir(t);
+    const filler = Array.from({ length: 1500 }, (_, i) => `const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
+    writeFileSync(path.join(dir, "large.ts"), `${filler.join("\n")}\nconsole.log(value1499.n);\n`);
+    writeFileSync(path.join(dir, "main.ts"), 'import { Worker } from "node:worker_threads";\nnew Worker(new URL("./large.ts", import.meta.url));\n');
+    const { banner, exited } = startInspected(t, ["--inspect-wait", "main.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") } });
+    const cdp = await CdpClient.connect(await banner);
+    t.after(() => cdp.close());
+    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
+    await cdp.send("Runtime.runIfWaitingForDebugger");
+    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/large.ts"));
+    const url = pathToFileURL(path.join(dir, "large.ts")).href;
+    const parsed = cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
+      const { method, params } = JSON.parse(message);
+      return sessionId === attached.sessionId && method === "Debugger.scriptParsed" && params.url === url;
+    });
+    const paused = cdp.event(
+      "NodeWorker.receivedMessageFromWorker",
+      ({ sessionId, message }) => sessionId === attached.sessionId && JSON.parse(message).method === "Debugger.paused",
+    );
+    let id = 0;
+    const toWorker = (method) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method }) });
+    await toWorker("Debugger.enable");
+    await toWorker("Runtime.runIfWaitingForDebugger");
+    const script = JSON.parse((await parsed).message).params;
+    await paused;
+    assert.match(script.sourceMapURL, /^data:application\/json;base64,/);
+    const map = JSON.parse(Buffer.from(script.sourceMapURL.split(",")[1], "base64").toString());
+    assert.deepEqual(map.sources, [url]);
+    assert.match(map.sourcesContent[0], /^const value1499: Readonly<Record<string, number>> = \{ n: 1499 \};$/m);
+    await toWorker("Debugger.resume");
+    cdp.close();
+    assert.equal((await exited).stdout, "1499\n");
+  });
 });
 
 describe("child processes run on rt", () => {

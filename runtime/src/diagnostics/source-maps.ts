@@ -5,6 +5,7 @@
 // its frames is formatted.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TraceMap } from "@jridgewell/trace-mapping";
 
 export interface OriginalPosition {
@@ -82,7 +83,7 @@ function traceMap(file: string, entry: MappedFile): TraceMap | null {
   if (entry.map === undefined) {
     entry.map = null;
     try {
-      entry.map = entry.code === undefined ? linkedMap(file) : inlineMap(entry.code, file);
+      entry.map = namedMap(entry.code ?? readFileSync(file, "utf8"), file);
     } catch {
       // A missing or corrupt map: stacks keep the generated positions.
     }
@@ -90,21 +91,26 @@ function traceMap(file: string, entry: MappedFile): TraceMap | null {
   return entry.map;
 }
 
-function inlineMap(code: string, file: string): TraceMap | null {
+/**
+ * The map the last `//# sourceMappingURL=` of `file`'s code names: inline, or a file, named
+ * relative to `file`'s URL (a large transpiled file's map beside its cache entry is named by its
+ * absolute path) or by a file: URL.
+ */
+function namedMap(code: string, file: string): TraceMap | null {
   const at = code.lastIndexOf(INLINE_MAP);
-  if (at === -1) return null;
-  const json = Buffer.from(code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8");
-  return new (traceMapping().TraceMap)(json, file);
+  if (at !== -1) return new (traceMapping().TraceMap)(Buffer.from(code.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8"), file);
+  const reference = MAP_COMMENT.exec(code.slice(-4096))?.[1];
+  if (!reference) return null;
+  const url = new URL(reference, pathToFileURL(file));
+  if (url.protocol !== "file:") return null;
+  const mapFile = fileURLToPath(url);
+  return new (traceMapping().TraceMap)(readFileSync(mapFile, "utf8"), mapFile);
 }
 
-/** The map a JavaScript file's last `//# sourceMappingURL=` names: inline, or a file next to it. */
-function linkedMap(file: string): TraceMap | null {
-  const code = readFileSync(file, "utf8");
-  if (code.includes(INLINE_MAP)) return inlineMap(code, file);
-  const url = MAP_COMMENT.exec(code.slice(-4096))?.[1];
-  if (!url || /^[a-z][\w+.-]*:/i.test(url)) return null;
-  const mapFile = path.resolve(path.dirname(file), decodeURIComponent(url));
-  return new (traceMapping().TraceMap)(readFileSync(mapFile, "utf8"), mapFile);
+/** Where the code's source-map comment starts (the last line), or -1 without one. */
+export function mapCommentAt(code: string): number {
+  const at = code.lastIndexOf("//# sourceMappingURL=");
+  return at !== -1 && MAP_COMMENT.test(code.slice(at)) ? at : -1;
 }
 
 function traceMapping(): typeof import("@jridgewell/trace-mapping") {

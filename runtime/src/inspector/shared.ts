@@ -16,6 +16,8 @@ export interface InspectorSettings {
   readonly notify: string | undefined;
   /** Reporting in as a child process of the launched program (RT_INSPECT_CHILDREN). */
   readonly child: boolean;
+  /** The transpiler cache's directory: source maps there are handed to clients inline (worker.ts, CachedMaps). */
+  readonly mapDirectory: string | undefined;
   readonly shared: SharedArrayBuffer;
 }
 

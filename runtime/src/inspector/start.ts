@@ -60,7 +60,7 @@ export function discardInspectorThread(): void {
 }
 
 /** Hands the server thread (booted now if it was not yet) where to listen and what it debugs. */
-export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string): InspectorHandle {
+export function startInspector(mode: InspectorMode, address: InspectorAddress, entry: string, mapDirectory: string | undefined): InspectorHandle {
   const shared = new SharedArrayBuffer(STATE.bytes);
   const adapter = takeAdapterSettings(process.env);
   const settings: InspectorSettings = {
@@ -72,6 +72,7 @@ export function startInspector(mode: InspectorMode, address: InspectorAddress, e
     uiDirectory: path.join(__dirname, "inspector-ui"),
     notify: adapter.notify,
     child: adapter.child,
+    mapDirectory,
     shared,
   };
   bootInspectorThread();

@@ -6,11 +6,12 @@
 // needs the port): the thread boots while rt loads the program, gets its settings as its first
 // message and listens with a plain TCP server; node:http, the WebSocket library, the inspector
 // module and the web debugger's files load when a client first needs them.
-import { writeSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Session as InspectorSession } from "node:inspector";
 import { connect, createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
 import { hostPort } from "./address.js";
@@ -293,6 +294,7 @@ function bridge(client: WebSocket): void {
   Atomics.add(state, STATE.clients, 1);
   const ending = new ProgramEnd(post);
   const internalFrames = new InternalFrames();
+  const cachedMaps = new CachedMaps(data.mapDirectory);
   const reply = (message: object) => {
     if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
   };
@@ -304,6 +306,7 @@ function bridge(client: WebSocket): void {
     const notification = message as { method: string; params?: any };
     ending.observe(notification);
     internalFrames.observe(notification);
+    cachedMaps.inline(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
     if (internalWorkers.hides(notification)) return;
     if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(internalFrames.strip(notification));
@@ -397,6 +400,43 @@ class ProgramEnd {
     if (this.notifyWhenWaiting) return { method: "NodeRuntime.waitingForDisconnect", params: {} };
     if (!this.context) return undefined;
     return { method: "Runtime.executionContextDestroyed", params: { executionContextId: this.context.id, executionContextUniqueId: this.context.uniqueId } };
+  }
+}
+
+/**
+ * A large transpiled file's source map is a file beside its entry in rt's transpiler cache
+ * (TranspileCache.set), which a page (the web debugger, DevTools) or a client on another machine
+ * cannot read: clients get it inline, as the map of every other transpiled file. Node's inspector
+ * (SIGUSR1, inspector.open()) names the file, which local clients and coverage tools read.
+ */
+class CachedMaps {
+  private readonly prefix: string | undefined;
+
+  constructor(directory: string | undefined) {
+    // Named as a URL path (TranspileCache.set), resolved against the script's file: URL.
+    this.prefix = directory === undefined ? undefined : `${pathToFileURL(directory).pathname}/`;
+  }
+
+  inline(message: { method: string; params?: any }): void {
+    const prefix = this.prefix;
+    if (prefix === undefined) return;
+    if (message.method === "Debugger.scriptParsed") this.inlineIn(message.params, prefix);
+    else if (message.method === "NodeWorker.receivedMessageFromWorker" && String(message.params.message).includes(prefix)) {
+      // A worker thread's scripts come wrapped, as the text of the worker session's message.
+      const inner = JSON.parse(message.params.message) as { method?: string; params?: any };
+      if (inner.method === "Debugger.scriptParsed" && this.inlineIn(inner.params, prefix)) message.params.message = JSON.stringify(inner);
+    }
+  }
+
+  private inlineIn(params: { sourceMapURL?: string }, prefix: string): boolean {
+    const url = params.sourceMapURL;
+    if (url === undefined || !url.startsWith(prefix)) return false;
+    try {
+      params.sourceMapURL = `data:application/json;base64,${readFileSync(new URL(url, "file:///")).toString("base64")}`;
+      return true;
+    } catch {
+      return false; // pruned meanwhile: the client is left the file's name
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 // added as the last line of code, so no line moves and the source map stays right.
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { INLINE_MAP } from "../diagnostics/source-maps.js";
+import { mapCommentAt } from "../diagnostics/source-maps.js";
 
 const NAMES = ["require", "__filename", "__dirname"] as const;
 const MAY_USE = /\brequire\b|\b__filename\b|\b__dirname\b/;
@@ -22,7 +22,7 @@ export function withCommonJsScope(code: string, file: string): string {
     `export const __dirname = ${JSON.stringify(path.dirname(file))};`,
   ].join("\n");
   const line = `import { ${names.join(", ")} } from ${JSON.stringify(`data:text/javascript,${encodeURIComponent(scope)}`)};\n`;
-  const map = code.lastIndexOf(INLINE_MAP);
+  const map = mapCommentAt(code);
   if (map === -1) return `${code}${code.endsWith("\n") ? "" : "\n"}${line}`;
   return `${code.slice(0, map)}${line}${code.slice(map)}`;
 }

@@ -74,7 +74,7 @@ export function prepareRuntime({ values, cacheRoot }: Invocation, locateEntry: (
   applyNetworkFlags(values);
   const entry = locateEntry(resolver);
   const inspector = inWorker ? undefined : inspectorMode(values);
-  const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry);
+  const debuggerHandle = inspector && startInspector(inspector.mode, parseInspectorAddress(`--${inspector.mode}`, inspector.value), entry, cache?.directory);
   loader.install();
   passToChildProcesses(inheritedSettings(values, cacheRoot));
   installNamespace(entry, { port: values.port });

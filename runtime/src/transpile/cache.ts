@@ -10,8 +10,10 @@
 // - Writes are atomic (temp file + rename) so concurrent rt processes can share one directory. A
 //   cache that cannot be written (a file where a directory should be, /proc, a full or read-only
 //   disk) only costs speed: one warning, then the process runs uncached.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { INLINE_MAP } from "../diagnostics/source-maps.js";
 import { hashBytes } from "./hash.js";
 
 export type ModuleFormat = "module" | "commonjs";
@@ -32,6 +34,10 @@ export const CACHE_MAX_BYTES_ENV = "RT_TRANSPILER_CACHE_MAX_BYTES";
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const PRUNE_MARKER = ".last-prune";
+/** A transpiled module's entry whose source map is a file beside it: `<format> map-beside` on its first line. */
+const MAP_BESIDE = "map-beside";
+const MAP_SUFFIX = ".map";
+const MAP_COMMENT = "//# sourceMappingURL=";
 /** The first line of a lexer entry (a transpiled module's is its format). */
 const LEXED = "cjs-module-lexer\n";
 // An entry's header, `<checksum: 16 hex digits> <length: 18 digits>\n`: 36 bytes, a multiple of 4,
@@ -108,18 +114,37 @@ export class DiskCache {
   }
 
   write(key: string, content: string | Uint8Array): void {
-    if (this.unusable) return;
-    const file = this.entryPath(key);
+    const body = typeof content === "string" ? Buffer.from(content) : content;
+    const header = `${hashBytes(body, key)} ${String(body.length).padStart(18, "0")}\n`;
+    this.writeFile(this.entryPath(key), Buffer.concat([Buffer.from(header), body]));
+  }
+
+  /**
+   * A file beside the entry under `key`, read by other programs than rt (a source map that
+   * debuggers and coverage tools load): plain content, no header. Pruned with its entry. Returns
+   * its path, or undefined when it could not be written.
+   */
+  writeBeside(key: string, suffix: string, content: string): string | undefined {
+    const file = this.besidePath(key, suffix);
+    return this.writeFile(file, Buffer.from(content)) ? file : undefined;
+  }
+
+  besidePath(key: string, suffix: string): string {
+    return this.entryPath(key) + suffix;
+  }
+
+  /** Writes `file` of this cache atomically, 0600; false (and the cache given up) when it cannot. */
+  private writeFile(file: string, bytes: Uint8Array): boolean {
+    if (this.unusable) return false;
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      if (!this.ensurePrivate(this.dir) || !this.ensurePrivate(path.dirname(file))) return;
-      const body = typeof content === "string" ? Buffer.from(content) : content;
+      if (!this.ensurePrivate(this.dir) || !this.ensurePrivate(path.dirname(file))) return false;
       // "wx": a new file, never one already there. The mode passes through the umask: chmod makes it 0600.
-      const header = `${hashBytes(body, key)} ${String(body.length).padStart(18, "0")}\n`;
-      writeFileSync(temp, Buffer.concat([Buffer.from(header), body]), { mode: 0o600, flag: "wx" });
+      writeFileSync(temp, bytes, { mode: 0o600, flag: "wx" });
       chmodSync(temp, 0o600);
       renameSync(temp, file);
       this.wrote = true;
+      return true;
     } catch (error) {
       try {
         rmSync(temp, { force: true });
@@ -132,6 +157,7 @@ export class DiskCache {
         warnings &&
           `rt: warning: ${warnings.name} ${this.dir} is unusable (${reason}); running uncached (${warnings.variable}=0 runs uncached without this warning)\n`,
       );
+      return false;
     }
   }
 
@@ -154,7 +180,8 @@ export class DiskCache {
   }
 
   private prune(): void {
-    const entries: { file: string; size: number; mtime: number }[] = [];
+    // A file beside an entry (`<entry>.<suffix>`) counts with its entry and goes with it.
+    const entries = new Map<string, { files: string[]; size: number; mtime: number }>();
     let total = 0;
     for (const shard of readdirSync(this.dir)) {
       if (shard === PRUNE_MARKER) continue;
@@ -163,16 +190,21 @@ export class DiskCache {
         const file = path.join(shardDir, name);
         const stat = statSync(file, { throwIfNoEntry: false });
         if (!stat) continue;
-        entries.push({ file, size: stat.size, mtime: stat.mtimeMs });
+        const entryFile = path.join(shardDir, name.split(".")[0]!);
+        let entry = entries.get(entryFile);
+        if (!entry) entries.set(entryFile, (entry = { files: [], size: 0, mtime: stat.mtimeMs }));
+        entry.files.push(file);
+        entry.size += stat.size;
+        entry.mtime = Math.min(entry.mtime, stat.mtimeMs);
         total += stat.size;
       }
     }
     if (total <= this.maxBytes) return;
-    entries.sort((a, b) => a.mtime - b.mtime);
     const target = this.maxBytes * 0.8;
-    for (const entry of entries) {
+    for (const entry of [...entries.values()].sort((a, b) => a.mtime - b.mtime)) {
       if (total <= target) break;
-      rmSync(entry.file, { force: true });
+      // The entry first: an entry whose map is gone would name a missing file.
+      for (const file of entry.files.sort()) rmSync(file, { force: true });
       total -= entry.size;
     }
   }
@@ -211,12 +243,25 @@ export class DiskCache {
 }
 
 /**
+ * `code` naming the map file `map` by its absolute path as a URL path (`/home/me/.cache/...`): a
+ * reference relative to the script's file: URL, which is how debuggers, coverage tools and Node
+ * resolve it (Node reads a map named by a file: URL for none of them: only data: URLs and paths).
+ */
+function withMapComment(code: string, map: string): string {
+  return `${code}${MAP_COMMENT}${pathToFileURL(map).pathname}\n`;
+}
+
+/**
  * The transpiler's cache: a module's format and code under a key of its source and options, and
  * beside them (same directory, checks and size bound) cjs-module-lexer's findings under a key of
  * the lexed source, which spare a warm start the lexer's WebAssembly and its pass over the text.
  */
 export class TranspileCache {
   private constructor(private readonly store: DiskCache) {}
+
+  get directory(): string {
+    return this.store.dir;
+  }
 
   /**
    * The cache at `RT_TRANSPILER_CACHE_PATH`, else `<cacheRoot>/transpiler`; undefined when the
@@ -236,13 +281,38 @@ export class TranspileCache {
     const text = this.store.read(key);
     if (text === undefined) return undefined;
     const newline = text.indexOf("\n");
-    const format = text.slice(0, newline);
+    const [format, layout] = text.slice(0, newline).split(" ");
     if (format !== "module" && format !== "commonjs") return undefined;
-    return { format, code: text.slice(newline + 1) };
+    const code = text.slice(newline + 1);
+    if (layout === undefined) return { format, code };
+    // The map beside it, which debuggers and coverage tools read: without it, a miss.
+    const map = this.store.besidePath(key, MAP_SUFFIX);
+    if (layout !== MAP_BESIDE || !existsSync(map)) return undefined;
+    return { format, code: withMapComment(code, map) };
   }
 
-  set(key: string, entry: CachedModule): void {
+  /**
+   * Stores `entry` under `key` and returns the module as a hit will return it. With `mapBesideFor`
+   * (the file's path: the entry is that file's alone), its inline source map is written beside the
+   * entry as a file and the code names it: V8 keeps a script's `sourceMappingURL` in its heap and
+   * code cache, and a large file's inline map is several times its code (a 5,000-line module:
+   * 470 KB of text, 106 KB of code), read, hashed and deserialized at every start. The map's
+   * source becomes the file's URL, as it is not beside the file.
+   */
+  set(key: string, entry: CachedModule, mapBesideFor?: string): CachedModule {
+    const at = mapBesideFor === undefined ? -1 : entry.code.lastIndexOf(INLINE_MAP);
+    if (mapBesideFor !== undefined && at !== -1) {
+      const code = entry.code.slice(0, at);
+      const map = JSON.parse(Buffer.from(entry.code.slice(at + INLINE_MAP.length), "base64").toString("utf8")) as { sources?: string[] };
+      map.sources = [pathToFileURL(mapBesideFor).href];
+      const mapFile = this.store.writeBeside(key, MAP_SUFFIX, JSON.stringify(map));
+      if (mapFile !== undefined) {
+        this.store.write(key, `${entry.format} ${MAP_BESIDE}\n${code}`);
+        return { format: entry.format, code: withMapComment(code, mapFile) };
+      }
+    }
     this.store.write(key, `${entry.format}\n${entry.code}`);
+    return entry;
   }
 
   /** The lexer's findings stored under `key`: null when it could not read that source, undefined on a miss. */

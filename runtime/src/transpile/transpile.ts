@@ -12,6 +12,9 @@ import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
 declare const RT_VERSION: string;
+
+/** Sources from this size on (a map several times that) keep their map beside the cache entry; smaller ones inline it. */
+const MAP_BESIDE_FROM_BYTES = 32 * 1024;
 declare const ESBUILD_VERSION: string;
 
 export interface TranspileRequest {
@@ -37,6 +40,9 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
   // expanded text is: the key covers that text and the file as written (the source map's).
   const expanded = request.macros && Buffer.from(request.macros.expand());
   const source = expanded ?? request.source;
+  // A large file's map goes beside its cache entry (TranspileCache.set), naming the file by its
+  // path: its entry is then that path's alone (others are shared by files of the same name and text).
+  const mapBeside = cache !== undefined && source.length >= MAP_BESIDE_FROM_BYTES && path.isAbsolute(request.file);
   const seed = [
     RT_VERSION,
     ESBUILD_VERSION,
@@ -46,6 +52,7 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
     JSON.stringify(request.define ?? {}),
     expanded && cache ? hashBytes(request.source, "") : "",
     request.preferCommonJs ? "cjs" : "",
+    mapBeside ? path.dirname(request.file) : "",
   ];
   // path.basename is in the key, so the per-extension output format below is covered too.
   const key = cache ? hashBytes(source, seed.join("\0")) : "";
@@ -58,8 +65,7 @@ export function transpile(request: TranspileRequest, settings: TranspileSettings
   );
   const code = request.macros || lowered ? withOriginalSource(compiled, request.source) : compiled;
   const entry: CachedModule = { format: syntaxFormat(code), code };
-  cache?.set(key, entry);
-  return entry;
+  return cache?.set(key, entry, mapBeside ? request.file : undefined) ?? entry;
 }
 
 function decoratorsLowered(request: TranspileRequest, source: string, options: DecoratorMetadataOptions) {

@@ -46,7 +46,9 @@ export function runTests(patterns: readonly string[], { values, cacheRoot }: Inv
   }
   // Node's runner reruns the files a change touches; rt's supervisor stays out (main.ts).
   if (values.watch === true) options.push("--watch");
-  if (values["experimental-test-coverage"] === true) options.push(...coverageExcludes(values["test-coverage-exclude"]));
+  // Coverage counts the lines of files as written through their source maps (Node maps only with
+  // its source-map support on): else a transpiled file's offsets are counted against its source's lines.
+  if (values["experimental-test-coverage"] === true) options.push("--enable-source-maps", ...coverageExcludes(values["test-coverage-exclude"]));
   for (const preload of values.preload ?? []) options.push(`--import=${preload}`);
   passToChildProcesses(inheritedSettings(values, cacheRoot));
   replaceProcess([process.execPath, ...process.execArgv, "--test", ...options, ...testPatterns(patterns)]);
