@@ -85,8 +85,8 @@ function followStops() {
   return {
     stops,
     output: () => output,
-    /** Whether `count` sessions started and every one of them ended. */
-    ended: (count) => ends.size === count && [...ends.values()].every((end) => end.ended),
+    /** Whether `count` sessions started (any number if not given) and every one of them ended. */
+    ended: (count) => (count === undefined ? ends.size > 0 : ends.size === count) && [...ends.values()].every((end) => end.ended),
     sessions,
     dispose: () => {
       tracker.dispose();
@@ -286,10 +286,14 @@ suite("debugger", () => {
       assert.equal((follow.output().match(/the debugger reattached/g) ?? []).length, 3);
     } finally {
       await vscode.debug.stopDebugging();
-      follow.dispose();
       vscode.debug.removeBreakpoints([inLibrary.breakpoint]);
       writeFileSync(entry.fsPath, original);
-      await eventually(() => vscode.debug.activeDebugSession === undefined, "the session to end", 30_000);
+      // VS Code's end of every session (not activeDebugSession, which it can leave on an ended one).
+      await eventually(() => follow.ended(), "the session to end", 30_000)
+        .catch((error) => {
+          throw new Error(`${error.message} (${follow.sessions()})`);
+        })
+        .finally(() => follow.dispose());
     }
   }
 
