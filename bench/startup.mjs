@@ -66,6 +66,18 @@ async function writeFixtures() {
   const js = (name) => transformSync(files[name], { loader: "ts", format: "esm", target: "esnext" }).code;
   files["big.js"] = js("big.ts");
   files["main.js"] = js("main.ts").replace(`"./big.ts"`, `"./big.js"`);
+  // The floor of any runtime built on Node's module hooks: the hooks, an import() of the entry, each
+  // .ts file's JavaScript handed over as a warm cache would (here read from the .js beside it), and
+  // nothing else: no flags, configuration, tsconfig, cache checks, source-mapped stacks or namespace.
+  files["floor.cjs"] = [
+    `const { readFileSync } = require("node:fs");`,
+    `const { pathToFileURL, fileURLToPath } = require("node:url");`,
+    `require("node:module").registerHooks({`,
+    `  load: (url, context, next) =>`,
+    `    url.endsWith(".ts") ? { format: "module", source: readFileSync(fileURLToPath(url).replace(/\\.ts$/, ".js"), "utf8"), shortCircuit: true } : next(url, context),`,
+    `});`,
+    `import(pathToFileURL(require("node:path").resolve(process.argv[2])).href);`,
+  ].join("\n");
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(FIX, name), text);
   return files["big.ts"].split("\n").length - 1;
 }
@@ -86,6 +98,7 @@ function blocks(peers) {
       { id: "rt-warm", name: `rt ${ts} (warm cache)`, cmd: NODE, args: [RT, ts], env: warm, cwd: FIX },
       { id: "rt-cold", name: `rt ${ts} (cold cache)`, cmd: NODE, args: [RT, ts], env: cold, cwd: FIX },
       { id: "node-ts", name: `node ${ts} (type stripping)`, cmd: NODE, args: [ts], env: ENV, cwd: FIX },
+      { id: "floor", name: `node floor.cjs ${ts} (Node's hooks alone)`, cmd: NODE, args: ["floor.cjs", ts], env: ENV, cwd: FIX },
       ...Object.entries(peers).map(([id, p]) => ({ id, name: `${id} ${ts}`, cmd: p.cmd, args: [...p.pre, ts], env: ENV, cwd: FIX })),
     ],
   });
@@ -131,6 +144,15 @@ async function main() {
   ];
   printTargets(targets);
   console.log(`\nFor information:`);
+  for (const [b, ts, js] of [
+    [hello, "hello.ts", "hello.js"],
+    [big, "main.ts", "main.js"],
+  ]) {
+    if (b.floor && b["rt-warm"])
+      console.log(
+        `- floor (Node's module hooks serving ${ts}'s JavaScript, nothing else): ${pairwise(b.floor, b.base).toFixed(2)}× node ${js}; warm rt = ${pairwise(b["rt-warm"], b.floor).toFixed(2)}× the floor`,
+      );
+  }
   for (const id of ["bun", "tsx"]) {
     const name = id;
     for (const [b, ts, js] of [
