@@ -105,6 +105,28 @@ describe("the debugger follows worker threads", () => {
     const result = await exited;
     assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
+  test("a client that leaves while a worker thread is paused lets it run on: the program ends", async (t) => {
+    const { banner, exited } = startInspected(t, ["--inspect-wait", "one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } });
+    const cdp = await CdpClient.connect(await banner);
+    t.after(() => cdp.close());
+    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
+    await cdp.send("Runtime.runIfWaitingForDebugger");
+    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/worker.ts"));
+    const paused = cdp.event(
+      "NodeWorker.receivedMessageFromWorker",
+      ({ sessionId, message }) => sessionId === attached.sessionId && JSON.parse(message).method === "Debugger.paused",
+    );
+    let id = 0;
+    const toWorker = (method) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method }) });
+    await toWorker("Debugger.enable");
+    await toWorker("Runtime.runIfWaitingForDebugger");
+    await paused;
+    cdp.close();
+    const result = await exited;
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /hello from the worker/);
+  });
+
   test("a large file in a worker thread (its source map beside the cache entry) reaches the client with its map inline", async (t) => {
     const dir = tempDir(t);
     const filler = Array.from({ length: 1500 }, (_, i) => `const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);

@@ -277,6 +277,27 @@ class InternalWorkers {
   }
 }
 
+/**
+ * The program's worker threads the client attached to (NodeWorker). When the client goes, each is
+ * detached first: Node leaves a worker's session in place when the session that attached it
+ * disconnects, so a worker paused at that moment stayed paused and the program never ended.
+ * Detached, it runs on, as the main thread does when a client leaves it paused.
+ */
+class ProgramWorkers {
+  private readonly sessions = new Set<string>();
+
+  observe(message: { method: string; params?: any }): void {
+    if (message.method === "NodeWorker.attachedToWorker") this.sessions.add(message.params.sessionId);
+    else if (message.method === "NodeWorker.detachedFromWorker") this.sessions.delete(message.params.sessionId);
+  }
+
+  /** Posted before the session's disconnect, which the main thread takes after them, in order. */
+  detachAll(session: InspectorSession): void {
+    for (const sessionId of this.sessions) session.post("NodeWorker.detach", { sessionId });
+    this.sessions.clear();
+  }
+}
+
 function bridge(client: WebSocket): void {
   const session = newSession();
   session.connectToMainThread();
@@ -291,6 +312,7 @@ function bridge(client: WebSocket): void {
   let entryBreak: EntryBreak | undefined;
   const wrapperStops = new CommonJsWrapperStops(post, resumeHidden);
   const internalWorkers = new InternalWorkers(post);
+  const programWorkers = new ProgramWorkers();
   Atomics.add(state, STATE.clients, 1);
   const ending = new ProgramEnd(post);
   const internalFrames = new InternalFrames();
@@ -309,6 +331,7 @@ function bridge(client: WebSocket): void {
     cachedMaps.inline(notification);
     // The wrapper's stop is moved first: the entry break then sees the moved one.
     if (internalWorkers.hides(notification)) return;
+    programWorkers.observe(notification);
     if (!wrapperStops.hides(notification) && !entryBreak?.hides(notification)) reply(internalFrames.strip(notification));
   });
   const toldOfEnd = () => void ending.notice().then((notice) => notice && reply(notice));
@@ -359,6 +382,7 @@ function bridge(client: WebSocket): void {
   // for the last one (start.ts).
   client.on("close", () => {
     endListeners.delete(toldOfEnd);
+    programWorkers.detachAll(session);
     session.disconnect();
     Atomics.sub(state, STATE.clients, 1);
     Atomics.notify(state, STATE.clients);
