@@ -65,61 +65,68 @@ describe("--watch follows worker threads", () => {
   });
 });
 
+/** A worker's own session, carried inside the main thread's (NodeWorker). */
+function workerSession(cdp, sessionId) {
+  let id = 0;
+  return {
+    send: (method, params) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId, message: JSON.stringify({ id: ++id, method, params }) }),
+    /** The params of the worker's next `method` notification that `filter` accepts. */
+    event: (method, filter = () => true) =>
+      cdp
+        .event("NodeWorker.receivedMessageFromWorker", ({ sessionId: from, message }) => {
+          const parsed = JSON.parse(message);
+          return from === sessionId && parsed.method === method && filter(parsed.params);
+        })
+        .then(({ message }) => JSON.parse(message).params),
+  };
+}
+
+/**
+ * `rt --inspect-wait ...args` with a client that follows worker threads: the first worker whose
+ * URL ends with `suffix`, announced waiting for the debugger, and its session.
+ */
+async function firstWorker(t, args, options, suffix) {
+  const { banner, exited } = startInspected(t, ["--inspect-wait", ...args], options);
+  const cdp = await CdpClient.connect(await banner);
+  t.after(() => cdp.close());
+  await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
+  await cdp.send("Runtime.runIfWaitingForDebugger");
+  const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith(suffix));
+  return { cdp, exited, attached, worker: workerSession(cdp, attached.sessionId) };
+}
+
 describe("the debugger follows worker threads", () => {
   test("--inspect-wait: a worker the program starts is announced through NodeWorker, waits for the debugger, and loads rt's transpiled code with its source map", async (t) => {
-    const { banner, exited } = startInspected(t, ["--inspect-wait", "one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } });
-    const cdp = await CdpClient.connect(await banner);
-    t.after(() => cdp.close());
-    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
-    await cdp.send("Runtime.runIfWaitingForDebugger");
-    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/worker.ts"));
+    const { cdp, exited, attached, worker } = await firstWorker(t, ["one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } }, "/worker.ts");
     assert.equal(attached.workerInfo.url, pathToFileURL(path.join(cwd, "worker.ts")).href);
     assert.equal(attached.waitingForDebugger, true);
-    // The worker's own session, carried inside the main thread's.
-    let id = 0;
-    const toWorker = (method, params) =>
-      cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method, params }) });
-    const fromWorker = (method, filter) =>
-      cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
-        const parsed = JSON.parse(message);
-        return sessionId === attached.sessionId && parsed.method === method && filter(parsed.params);
-      });
-    const greetParsed = fromWorker("Debugger.scriptParsed", ({ url }) => url.endsWith("/lib/greet.ts"));
-    const paused = fromWorker("Debugger.paused", () => true);
-    await toWorker("Debugger.enable");
-    await toWorker("Runtime.runIfWaitingForDebugger");
-    const script = JSON.parse((await greetParsed).message).params;
+    const greetParsed = worker.event("Debugger.scriptParsed", ({ url }) => url.endsWith("/lib/greet.ts"));
+    const paused = worker.event("Debugger.paused");
+    await worker.send("Debugger.enable");
+    await worker.send("Runtime.runIfWaitingForDebugger");
+    const script = await greetParsed;
     // An enum: transpiled by rt (Node's type stripping refuses it), mapped back to the .ts source.
     assert.match(script.sourceMapURL, /^data:application\/json/);
     const map = JSON.parse(Buffer.from(script.sourceMapURL.split(",")[1], "base64").toString());
     assert.match(map.sourcesContent[0], /export enum Place/);
     // Node stops a worker that waited for the debugger on its first statement: the program's
     // (the first module it evaluates), not rt's loader that ran before it.
-    const stop = JSON.parse((await paused).message).params;
+    const stop = await paused;
     assert.equal(stop.reason, "Break on start");
     assert.equal(stop.callFrames[0].location.scriptId, script.scriptId);
-    await toWorker("Debugger.resume");
+    await worker.send("Debugger.resume");
     // The worker's end detaches its session; the program then waits for the client to go, as Node does.
     await cdp.event("NodeWorker.detachedFromWorker", ({ sessionId }) => sessionId === attached.sessionId);
     cdp.close();
     const result = await exited;
     assert.equal(result.stdout, "<b>hello from the worker</b> (debugged, import.meta.main: true)\n");
   });
+
   test("a client that leaves while a worker thread is paused lets it run on: the program ends", async (t) => {
-    const { banner, exited } = startInspected(t, ["--inspect-wait", "one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } });
-    const cdp = await CdpClient.connect(await banner);
-    t.after(() => cdp.close());
-    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
-    await cdp.send("Runtime.runIfWaitingForDebugger");
-    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/worker.ts"));
-    const paused = cdp.event(
-      "NodeWorker.receivedMessageFromWorker",
-      ({ sessionId, message }) => sessionId === attached.sessionId && JSON.parse(message).method === "Debugger.paused",
-    );
-    let id = 0;
-    const toWorker = (method) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method }) });
-    await toWorker("Debugger.enable");
-    await toWorker("Runtime.runIfWaitingForDebugger");
+    const { cdp, exited, worker } = await firstWorker(t, ["one-worker.ts"], { cwd, env: { RT_TRANSPILER_CACHE_PATH: tempDir(t) } }, "/worker.ts");
+    const paused = worker.event("Debugger.paused");
+    await worker.send("Debugger.enable");
+    await worker.send("Runtime.runIfWaitingForDebugger");
     await paused;
     cdp.close();
     const result = await exited;
@@ -132,32 +139,19 @@ describe("the debugger follows worker threads", () => {
     const filler = Array.from({ length: 1500 }, (_, i) => `const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
     writeFileSync(path.join(dir, "large.ts"), `${filler.join("\n")}\nconsole.log(value1499.n);\n`);
     writeFileSync(path.join(dir, "main.ts"), 'import { Worker } from "node:worker_threads";\nnew Worker(new URL("./large.ts", import.meta.url));\n');
-    const { banner, exited } = startInspected(t, ["--inspect-wait", "main.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") } });
-    const cdp = await CdpClient.connect(await banner);
-    t.after(() => cdp.close());
-    await cdp.send("NodeWorker.enable", { waitForDebuggerOnStart: true });
-    await cdp.send("Runtime.runIfWaitingForDebugger");
-    const attached = await cdp.event("NodeWorker.attachedToWorker", ({ workerInfo }) => workerInfo.url.endsWith("/large.ts"));
+    const { cdp, exited, worker } = await firstWorker(t, ["main.ts"], { cwd: dir, env: { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") } }, "/large.ts");
     const url = pathToFileURL(path.join(dir, "large.ts")).href;
-    const parsed = cdp.event("NodeWorker.receivedMessageFromWorker", ({ sessionId, message }) => {
-      const { method, params } = JSON.parse(message);
-      return sessionId === attached.sessionId && method === "Debugger.scriptParsed" && params.url === url;
-    });
-    const paused = cdp.event(
-      "NodeWorker.receivedMessageFromWorker",
-      ({ sessionId, message }) => sessionId === attached.sessionId && JSON.parse(message).method === "Debugger.paused",
-    );
-    let id = 0;
-    const toWorker = (method) => cdp.send("NodeWorker.sendMessageToWorker", { sessionId: attached.sessionId, message: JSON.stringify({ id: ++id, method }) });
-    await toWorker("Debugger.enable");
-    await toWorker("Runtime.runIfWaitingForDebugger");
-    const script = JSON.parse((await parsed).message).params;
+    const parsed = worker.event("Debugger.scriptParsed", (params) => params.url === url);
+    const paused = worker.event("Debugger.paused");
+    await worker.send("Debugger.enable");
+    await worker.send("Runtime.runIfWaitingForDebugger");
+    const script = await parsed;
     await paused;
     assert.match(script.sourceMapURL, /^data:application\/json;base64,/);
     const map = JSON.parse(Buffer.from(script.sourceMapURL.split(",")[1], "base64").toString());
     assert.deepEqual(map.sources, [url]);
     assert.match(map.sourcesContent[0], /^const value1499: Readonly<Record<string, number>> = \{ n: 1499 \};$/m);
-    await toWorker("Debugger.resume");
+    await worker.send("Debugger.resume");
     cdp.close();
     assert.equal((await exited).stdout, "1499\n");
   });
