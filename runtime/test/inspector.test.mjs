@@ -508,7 +508,8 @@ describe("the protocol", () => {
 describe("a large file, whose source map is a file in rt's transpiler cache", () => {
   test("clients get the map inline, naming the file, whether transpiled now or from the cache", async (t) => {
     const dir = tempDir(t);
-    const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
+    // A space and a quote in the cache's path: the map's name in the code is percent-encoded.
+    const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "user's cache") };
     const filler = Array.from({ length: 1500 }, (_, i) => `const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
     writeFileSync(path.join(dir, "large.ts"), `${filler.join("\n")}\nconsole.log(value1499.n);\n`);
     const url = pathToFileURL(path.join(dir, "large.ts")).href;

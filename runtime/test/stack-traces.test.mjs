@@ -129,7 +129,8 @@ describe("the V8 stack-trace API with original positions", () => {
 
   test("a large file's source map is a file beside its cache entry: original positions when transpiled, from the cache, and once the map is gone", (t) => {
     const dir = tempDir(t);
-    const cache = path.join(dir, "cache");
+    // A cache path with a space and a quote: the map's name in the code is percent-encoded.
+    const cache = path.join(dir, "user's cache");
     const env = { RT_TRANSPILER_CACHE_PATH: cache };
     // ~60 KB of TypeScript whose types move every column, then a throw on line 1,503.
     const filler = Array.from({ length: 1500 }, (_, i) => `export const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);

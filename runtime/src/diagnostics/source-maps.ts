@@ -107,6 +107,17 @@ function namedMap(code: string, file: string): TraceMap | null {
   return new (traceMapping().TraceMap)(readFileSync(mapFile, "utf8"), mapFile);
 }
 
+/**
+ * `file` as a reference to put in a `//# sourceMappingURL=` comment: its absolute path as a URL
+ * path (`/home/me/.cache/...`), resolved against the script's file: URL by debuggers, coverage
+ * tools and Node (which reads no map named by a file: URL, only data: URLs and paths).
+ * Percent-encoded, quotes included (a URL path leaves ' as it is): readers of the comment stop at
+ * quotes and white space.
+ */
+export function pathReference(file: string): string {
+  return pathToFileURL(file).pathname.replaceAll("'", "%27");
+}
+
 /** Where the code's source-map comment starts (the last line), or -1 without one. */
 export function mapCommentAt(code: string): number {
   const at = code.lastIndexOf("//# sourceMappingURL=");

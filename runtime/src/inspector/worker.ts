@@ -11,9 +11,9 @@ import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Session as InspectorSession } from "node:inspector";
 import { connect, createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
 import type { WebSocket, WebSocketServer } from "ws";
+import { pathReference } from "../diagnostics/source-maps.js";
 import { hostPort } from "./address.js";
 import { internalUrls, refusal, requestPath, serveHttp, type DebugTarget } from "./http.js";
 import { INTERNAL_URLS_METHOD } from "./rt-methods.js";
@@ -437,8 +437,8 @@ class CachedMaps {
   private readonly prefix: string | undefined;
 
   constructor(directory: string | undefined) {
-    // Named as a URL path (TranspileCache.set), resolved against the script's file: URL.
-    this.prefix = directory === undefined ? undefined : `${pathToFileURL(directory).pathname}/`;
+    // Named by path (TranspileCache.set), resolved against the script's file: URL.
+    this.prefix = directory === undefined ? undefined : `${pathReference(directory)}/`;
   }
 
   inline(message: { method: string; params?: any }): void {

@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { INLINE_MAP } from "../diagnostics/source-maps.js";
+import { INLINE_MAP, pathReference } from "../diagnostics/source-maps.js";
 import { hashBytes } from "./hash.js";
 
 export type ModuleFormat = "module" | "commonjs";
@@ -242,13 +242,9 @@ export class DiskCache {
   }
 }
 
-/**
- * `code` naming the map file `map` by its absolute path as a URL path (`/home/me/.cache/...`): a
- * reference relative to the script's file: URL, which is how debuggers, coverage tools and Node
- * resolve it (Node reads a map named by a file: URL for none of them: only data: URLs and paths).
- */
+/** `code` naming the map file `map` (see pathReference). */
 function withMapComment(code: string, map: string): string {
-  return `${code}${MAP_COMMENT}${pathToFileURL(map).pathname}\n`;
+  return `${code}${MAP_COMMENT}${pathReference(map)}\n`;
 }
 
 /**
