@@ -16,7 +16,9 @@ export interface OriginalPosition {
   readonly column: number;
 }
 
-export const INLINE_MAP = "//# sourceMappingURL=data:application/json;base64,";
+/** How a script names its source map (on its last line). */
+export const MAP_COMMENT_START = "//# sourceMappingURL=";
+export const INLINE_MAP = `${MAP_COMMENT_START}data:application/json;base64,`;
 const MAP_COMMENT = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
 
 interface MappedFile {
@@ -120,7 +122,7 @@ export function pathReference(file: string): string {
 
 /** Where the code's source-map comment starts (the last line), or -1 without one. */
 export function mapCommentAt(code: string): number {
-  const at = code.lastIndexOf("//# sourceMappingURL=");
+  const at = code.lastIndexOf(MAP_COMMENT_START);
   return at !== -1 && MAP_COMMENT.test(code.slice(at)) ? at : -1;
 }
 

@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { INLINE_MAP, pathReference } from "../diagnostics/source-maps.js";
+import { INLINE_MAP, MAP_COMMENT_START, pathReference } from "../diagnostics/source-maps.js";
 import { hashBytes } from "./hash.js";
 
 export type ModuleFormat = "module" | "commonjs";
@@ -37,7 +37,6 @@ const PRUNE_MARKER = ".last-prune";
 /** A transpiled module's entry whose source map is a file beside it: `<format> map-beside` on its first line. */
 const MAP_BESIDE = "map-beside";
 const MAP_SUFFIX = ".map";
-const MAP_COMMENT = "//# sourceMappingURL=";
 /** The first line of a lexer entry (a transpiled module's is its format). */
 const LEXED = "cjs-module-lexer\n";
 // An entry's header, `<checksum: 16 hex digits> <length: 18 digits>\n`: 36 bytes, a multiple of 4,
@@ -244,7 +243,7 @@ export class DiskCache {
 
 /** `code` naming the map file `map` (see pathReference). */
 function withMapComment(code: string, map: string): string {
-  return `${code}${MAP_COMMENT}${pathReference(map)}\n`;
+  return `${code}${MAP_COMMENT_START}${pathReference(map)}\n`;
 }
 
 /**
