@@ -2,7 +2,7 @@
 // fixtures in test/fixtures/debug: launch, breakpoints through source maps (also in files loaded
 // later), stacks, scopes and variables (golden files), stepping, evaluation, output, lifecycle.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -69,6 +69,27 @@ describe("launch a program", () => {
       [...verified.values()].sort((a, b) => a - b),
       [5, 7, 13, 23],
     );
+  });
+
+  test("a breakpoint in a large file (its source map beside rt's cache entry) stops on its line, transpiled now and from the cache", async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rt-dap-large-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const filler = Array.from({ length: 1500 }, (_, i) => `export const value${i}: Readonly<Record<string, number>> = { n: ${i} };`);
+    const large = path.join(dir, "large.ts");
+    writeFileSync(large, `${filler.join("\n")}\nexport function sum(a: number, b: number): number {\n  const total: number = a + b;\n  return total;\n}\n`);
+    const main = path.join(dir, "main.ts");
+    writeFileSync(main, 'import { sum } from "./large.ts";\nconsole.log(sum(1, 2));\n');
+    for (const run of ["transpiled now", "from the cache"]) {
+      const dap = DapClient.start(t);
+      const env = { RT_TRANSPILER_CACHE_PATH: path.join(dir, "cache") };
+      await dap.launch({ program: main, cwd: dir, env }, { breakpoints: { [large]: [1503] } });
+      const stopped = await dap.stopped();
+      const frame = await dap.topFrame();
+      assert.deepEqual([stopped.reason, frame.source.path, frame.line], ["breakpoint", large, 1503], run);
+      await dap.request("continue", { threadId: 1 });
+      assert.equal((await dap.event("exited")).exitCode, 0, run);
+      assert.match(dap.output("stdout"), /^3$/m, run);
+    }
   });
 
   test("a CommonJS file (no import/export): breakpoints in its top-level code are set before it runs, the one on line 1 inside Node's wrapper", async (t) => {
