@@ -268,3 +268,35 @@ test("a disconnect after the program ended signals nothing: its process id may b
   }
   assert.deepEqual(signals, []);
 });
+
+test("a child session's disconnect after the child ended signals nothing: its process id may be another process's by then", async (t) => {
+  // The adapter in this process, attached as a child session (the configuration children.ts makes),
+  // so the test sees the signals it sends.
+  const adapter = createRequire(import.meta.url)(path.join(path.dirname(ADAPTER), "index.cjs"));
+  const dir = tempCopy(t);
+  const port = await freePort();
+  const program = startRt(t, [`--inspect-wait=127.0.0.1:${port}/child`, "short.ts"], dir);
+  await program.listening;
+  const dap = DapClient.inProcess(t, adapter, { runtimeExecutable: RT_BIN });
+  await dap.start("attach", {
+    type: "rt",
+    request: "attach",
+    name: "short.ts [child]",
+    url: `ws://127.0.0.1:${port}/child`,
+    __childProcessId: program.child.pid,
+  });
+  await dap.event("terminated");
+  assert.equal(await program.exited, 0);
+  const signals = [];
+  const kill = process.kill;
+  process.kill = (pid, signal) => {
+    if (signal !== 0) signals.push([pid, signal ?? "SIGTERM"]);
+    return kill.call(process, pid, signal);
+  };
+  try {
+    await dap.request("disconnect", { terminateDebuggee: true });
+  } finally {
+    process.kill = kill;
+  }
+  assert.deepEqual(signals, []);
+});

@@ -15,6 +15,8 @@ export class AttachedProgram implements DebugTarget {
   private url: string | undefined;
   private connection: CdpConnection | undefined;
   private stopping = false;
+  /** Whether the connection is open (not closed by the program's end or a restart). */
+  private connected = false;
   readonly ownsProcess: boolean;
 
   constructor(
@@ -29,10 +31,15 @@ export class AttachedProgram implements DebugTarget {
     await this.connect(false);
   }
 
-  /** A child process of a launched program ends; any other program is not ours to stop: only the connection ends. */
+  /**
+   * A child process of a launched program ends; any other program is not ours to stop: only the
+   * connection ends. A child whose connection closed has ended (rt's inspector serves from a
+   * thread of the process's own, to its end) or is ending (it said it waits for the disconnect):
+   * it is not signalled, as its process id may be another process's by then.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.args.__childProcessId !== undefined) await terminateProcess(this.args.__childProcessId);
+    if (this.args.__childProcessId !== undefined && this.connected) await terminateProcess(this.args.__childProcessId);
     this.connection?.close();
   }
 
@@ -64,6 +71,7 @@ export class AttachedProgram implements DebugTarget {
         const url = retry && this.args.port !== undefined && !this.args.url ? await attachUrl(this.args) : this.url!;
         const cdp = await CdpConnection.connect(url, 5000);
         this.connection = cdp;
+        this.connected = true;
         await this.events.connected({ cdp, first: !retry, stopOnEntry: false, ownsStderr: false });
         cdp.onClose(() => void this.connectionClosed(cdp));
         return;
@@ -77,6 +85,7 @@ export class AttachedProgram implements DebugTarget {
 
   private async connectionClosed(cdp: CdpConnection): Promise<void> {
     if (this.connection !== cdp) return;
+    this.connected = false;
     this.events.disconnected();
     if (this.stopping) return;
     if (this.args.restart) {
