@@ -247,6 +247,25 @@ describe("attach with restart", () => {
   });
 });
 
+/**
+ * The signals this process sends (process.kill, but for the existence probe 0) while `action`
+ * runs: the adapter in this process (as VS Code's inline adapter) sends them from here.
+ */
+async function signalsSentDuring(action) {
+  const signals = [];
+  const kill = process.kill;
+  process.kill = (pid, signal) => {
+    if (signal !== 0) signals.push([pid, signal ?? "SIGTERM"]);
+    return kill.call(process, pid, signal);
+  };
+  try {
+    await action();
+  } finally {
+    process.kill = kill;
+  }
+  return signals;
+}
+
 test("a disconnect after the program ended signals nothing: its process id may be another process's by then", async (t) => {
   // The adapter in this process (as VS Code's inline adapter), so the test sees the signals it sends.
   const adapter = createRequire(import.meta.url)(path.join(path.dirname(ADAPTER), "index.cjs"));
@@ -255,18 +274,7 @@ test("a disconnect after the program ended signals nothing: its process id may b
   await dap.start("launch", { type: "rt", request: "launch", name: "short", program: path.join(dir, "short.ts"), cwd: dir });
   assert.equal((await dap.event("exited")).exitCode, 0);
   await dap.event("terminated");
-  const signals = [];
-  const kill = process.kill;
-  process.kill = (pid, signal) => {
-    if (signal !== 0) signals.push([pid, signal ?? "SIGTERM"]);
-    return kill.call(process, pid, signal);
-  };
-  try {
-    await dap.request("disconnect", { terminateDebuggee: true });
-  } finally {
-    process.kill = kill;
-  }
-  assert.deepEqual(signals, []);
+  assert.deepEqual(await signalsSentDuring(() => dap.request("disconnect", { terminateDebuggee: true })), []);
 });
 
 test("a child session's disconnect after the child ended signals nothing: its process id may be another process's by then", async (t) => {
@@ -287,16 +295,5 @@ test("a child session's disconnect after the child ended signals nothing: its pr
   });
   await dap.event("terminated");
   assert.equal(await program.exited, 0);
-  const signals = [];
-  const kill = process.kill;
-  process.kill = (pid, signal) => {
-    if (signal !== 0) signals.push([pid, signal ?? "SIGTERM"]);
-    return kill.call(process, pid, signal);
-  };
-  try {
-    await dap.request("disconnect", { terminateDebuggee: true });
-  } finally {
-    process.kill = kill;
-  }
-  assert.deepEqual(signals, []);
+  assert.deepEqual(await signalsSentDuring(() => dap.request("disconnect", { terminateDebuggee: true })), []);
 });

@@ -59,6 +59,17 @@ const rtFrames = (client, paused) => frameUrls(client, paused).filter((url) => R
 const mapOf = (scriptParsed) => new TraceMap(Buffer.from(scriptParsed.sourceMapURL.split(",")[1], "base64").toString());
 const originalOf = (map, location) => originalPositionFor(map, { line: location.lineNumber + 1, column: location.columnNumber }).line;
 
+/** `rt --inspect-brk ...args` with a client, stopped at the entry's first statement: its stop and the script at `url`. */
+async function atEntryBreak(t, args, options, url) {
+  const run = startInspected(t, ["--inspect-brk", ...args], options);
+  const client = await CdpClient.connect(await run.banner);
+  await client.send("Debugger.enable");
+  const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === url);
+  await client.send("Runtime.runIfWaitingForDebugger");
+  const first = await client.event("Debugger.paused");
+  return { run, client, first, script: await scriptPromise };
+}
+
 describe("the server and its banner", () => {
   test("--inspect: a free port, an unguessable id, the banner on stderr whole and in order before any output", async (t) => {
     const run = startInspected(t, ["--inspect", "app.ts"], { cwd: DIR });
@@ -326,13 +337,7 @@ describe("wait and break", () => {
   });
 
   test("--inspect-brk stops on the entry's first line, in the user's file; breakpoints, evaluate and steps work at original .ts lines", async (t) => {
-    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
-    const client = await CdpClient.connect(await run.banner);
-    await client.send("Debugger.enable");
-    const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === APP_URL);
-    await client.send("Runtime.runIfWaitingForDebugger");
-    const first = await client.event("Debugger.paused");
-    const script = await scriptPromise;
+    const { run, client, first, script } = await atEntryBreak(t, ["app.ts"], { cwd: DIR }, APP_URL);
     assert.equal(first.callFrames[0].location.scriptId, script.scriptId, "paused in app.ts, not in rt");
     assert.deepEqual(rtFrames(client, first), [], "rt's own frames are off the stack");
     assert.equal(run.output.stdout, "", "nothing ran yet");
@@ -491,15 +496,9 @@ describe("the protocol", () => {
   });
 
   test("transpiled files appear with their file: URL and an inline source map of the original TypeScript", async (t) => {
-    const run = startInspected(t, ["--inspect-brk", "app.ts"], { cwd: DIR });
-    const client = await CdpClient.connect(await run.banner);
-    await client.send("Debugger.enable");
-    const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === APP_URL);
-    await client.send("Runtime.runIfWaitingForDebugger");
-    const script = await scriptPromise;
+    const { run, client, script } = await atEntryBreak(t, ["app.ts"], { cwd: DIR }, APP_URL);
     const map = mapOf(script);
     assert.match(map.sourcesContent[0], /^interface Pair \{$/m);
-    await client.event("Debugger.paused");
     client.close();
     await run.exited;
   });
@@ -514,13 +513,7 @@ describe("a large file, whose source map is a file in rt's transpiler cache", ()
     writeFileSync(path.join(dir, "large.ts"), `${filler.join("\n")}\nconsole.log(value1499.n);\n`);
     const url = pathToFileURL(path.join(dir, "large.ts")).href;
     for (const run of ["transpiled now", "from the cache"]) {
-      const inspected = startInspected(t, ["--inspect-brk", "large.ts"], { cwd: dir, env });
-      const client = await CdpClient.connect(await inspected.banner);
-      await client.send("Debugger.enable");
-      const scriptPromise = client.event("Debugger.scriptParsed", (params) => params.url === url);
-      await client.send("Runtime.runIfWaitingForDebugger");
-      const first = await client.event("Debugger.paused");
-      const script = await scriptPromise;
+      const { run: inspected, client, first, script } = await atEntryBreak(t, ["large.ts"], { cwd: dir, env }, url);
       const { scriptSource } = await client.send("Debugger.getScriptSource", { scriptId: script.scriptId });
       const named = /\n\/\/# sourceMappingURL=(\S+)\n/.exec(scriptSource)?.[1];
       assert.match(named ?? "(none)", /^\/\S+\.map$/, `${run}: V8 holds the map's path, not the map`);

@@ -15,8 +15,6 @@ export class AttachedProgram implements DebugTarget {
   private url: string | undefined;
   private connection: CdpConnection | undefined;
   private stopping = false;
-  /** Whether the connection is open (not closed by the program's end or a restart). */
-  private connected = false;
   readonly ownsProcess: boolean;
 
   constructor(
@@ -39,7 +37,7 @@ export class AttachedProgram implements DebugTarget {
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.args.__childProcessId !== undefined && this.connected) await terminateProcess(this.args.__childProcessId);
+    if (this.args.__childProcessId !== undefined && this.connection) await terminateProcess(this.args.__childProcessId);
     this.connection?.close();
   }
 
@@ -71,7 +69,6 @@ export class AttachedProgram implements DebugTarget {
         const url = retry && this.args.port !== undefined && !this.args.url ? await attachUrl(this.args) : this.url!;
         const cdp = await CdpConnection.connect(url, 5000);
         this.connection = cdp;
-        this.connected = true;
         await this.events.connected({ cdp, first: !retry, stopOnEntry: false, ownsStderr: false });
         cdp.onClose(() => void this.connectionClosed(cdp));
         return;
@@ -85,7 +82,8 @@ export class AttachedProgram implements DebugTarget {
 
   private async connectionClosed(cdp: CdpConnection): Promise<void> {
     if (this.connection !== cdp) return;
-    this.connected = false;
+    // Closed: no connection to hang up or close, and (a child) no process left to stop.
+    this.connection = undefined;
     this.events.disconnected();
     if (this.stopping) return;
     if (this.args.restart) {

@@ -12,10 +12,10 @@ import { hashBytes } from "./hash.js";
 import type { TranspileSettings } from "./options.js";
 
 declare const RT_VERSION: string;
+declare const ESBUILD_VERSION: string;
 
 /** Sources from this size on (a map several times that) keep their map beside the cache entry; smaller ones inline it. */
 const MAP_BESIDE_FROM_BYTES = 32 * 1024;
-declare const ESBUILD_VERSION: string;
 
 export interface TranspileRequest {
   /** Absolute path (or virtual path such as `<cwd>/[eval]`), used for messages and the source map. */
